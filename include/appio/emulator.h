@@ -1,0 +1,208 @@
+/*
+ * emulator.h - the workload plugin contract.
+ *
+ * An emulator produces the I/O of one application (or one block-level access
+ * spec) and is registered in emulator_table[] (src/registry.c). It comes in
+ * one of two shapes:
+ *
+ *  - block-level (has next_io): the core keeps @qd requests in flight per
+ *    worker and asks next_io() to describe each new one; the core times,
+ *    submits in batches, reaps and records every request. Used by the review
+ *    profiles and trace replay.
+ *  - transactional (has step): step() performs one unit of application work
+ *    (a transaction, a file operation) synchronously, issuing dependent I/O
+ *    through emu_io() and recording application-level latency with
+ *    emu_record(). Used by oltp, tpcc, nosql, the file-system personalities
+ *    and the real-database driver.
+ *
+ * The core owns all memory: it allocates the options struct (opts_size, filled
+ * from the @opts table), the run-wide private state (run_priv_size) and each
+ * worker's private state (worker_priv_size), zeroed and 64-byte aligned. An
+ * emulator keeps no file-scope mutable state.
+ *
+ * Threads: setup()/teardown() run on the main thread; worker_init(), next_io(),
+ * step() and worker_fini() run on the worker's own thread. During a point,
+ * workers may read the run-wide state but must synchronise any writes to it
+ * themselves (the core does not lock anything).
+ *
+ * Latency classes: @classes names the statistics classes, in index order;
+ * every recorded sample carries one index. With EMU_TOTAL the core adds a
+ * "total" class, merged from all the others at report time (no hot-path cost).
+ * @counters names plain event counters (buffer-pool hits, fsyncs, retries...)
+ * summed over workers into the result.
+ */
+#ifndef APPIO_EMULATOR_H
+#define APPIO_EMULATOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "appio/engine.h"
+#include "appio/opt.h"
+#include "appio/rand.h"
+#include "appio/target.h"
+
+#define EMU_MAX_CLASSES  16
+#define EMU_MAX_COUNTERS 32
+
+enum emu_flags {
+	EMU_TOTAL       = 1 << 0, /* add a merged "total" class */
+	EMU_WRITES      = 1 << 1, /* may write to the target (needs --force on a used device) */
+	EMU_NO_TARGET   = 1 << 2, /* needs no target or engine (real-database driver) */
+	EMU_TARGET_DIR  = 1 << 3, /* the target is a directory (file-system personalities) */
+	EMU_WRITE_SWEEP = 1 << 4, /* accepts --write-sweep: a point per write percentage */
+};
+
+/* One sweep point: the parameters every worker of the point shares. */
+struct emu_point {
+	unsigned threads;
+	unsigned qd;            /* requests in flight per worker (block-level) */
+	int write_pct;          /* 0..100 on a --write-sweep point, else -1 */
+};
+
+/* Run-wide context, filled by the core before setup(). */
+struct emu_run {
+	const struct emu_ops *ops;
+	void *opts;             /* the emulator's options struct, parsed */
+	void *priv;             /* run_priv_size bytes */
+	struct target *target;  /* NULL with EMU_NO_TARGET */
+	uint64_t seed;          /* the run's seed; derive streams with rng_seed() */
+	const char *preset;     /* preset name the run was started from, or NULL */
+	/*
+	 * Set by setup() for block-level emulators: the largest transfer it will
+	 * issue and the alignment of its offsets (defaults: 64 KiB, target lbs).
+	 * Set @writes false when the configured mix never writes.
+	 */
+	uint32_t max_io;
+	bool writes;
+	/*
+	 * Set by setup(): the application's own headline, shown in the table
+	 * instead of IOPS when not NULL (e.g. "txn" makes the table show TPS of
+	 * that class). Must name one of @classes.
+	 */
+	const char *headline;
+};
+
+/* Per-worker context. The public part of the core's worker. */
+struct emu_worker {
+	unsigned id;                    /* 0 .. threads-1 */
+	const struct emu_point *pt;
+	const struct emu_run *run;
+	void *priv;                     /* worker_priv_size bytes */
+	struct rng rng;                 /* this worker's own stream */
+	uint64_t *counters;             /* one per name in ops->counters */
+	struct worker *core;            /* opaque to emulators */
+};
+
+struct emu_ops {
+	const char *name;
+	const char *desc;               /* one line for 'appio list' */
+	unsigned flags;                 /* enum emu_flags */
+	const struct opt_def *opts;     /* option table, OPT_END-terminated */
+	size_t opts_size;
+	size_t run_priv_size;
+	size_t worker_priv_size;
+	const char *const *classes;     /* NULL-terminated, at most EMU_MAX_CLASSES */
+	const char *const *counters;    /* NULL-terminated or NULL */
+
+	/*
+	 * Optional. Will a run with these options write to the target? Asked
+	 * before the target is opened (write access, the --force guard). Without
+	 * it, EMU_WRITES decides. @write_sweep: a --write-sweep is given.
+	 */
+	bool (*will_write)(const void *opts, bool write_sweep);
+
+	/*
+	 * Optional. After options are parsed and the target is open: validate,
+	 * precompute, lay out files. Returns 0 or -errno with a message in @err
+	 * naming the option at fault (-EINVAL for bad input).
+	 */
+	int (*setup)(struct emu_run *run, char *err, size_t errlen);
+
+	/* Optional. Per worker, before the clock starts; may allocate. 0 or -errno. */
+	int (*worker_init)(struct emu_worker *w);
+
+	/*
+	 * Block-level shape. Fill r->op, r->off, r->len and r->cls (r->buf, r->fd
+	 * are preset by the core; override fd for multi-file layouts). Hot path:
+	 * no allocation, no locks, no stdio. Return 0, or 1 when the emulator has
+	 * no more I/O (end of a trace), or -errno.
+	 */
+	int (*next_io)(struct emu_worker *w, struct io_req *r);
+
+	/*
+	 * Transactional shape. Do one unit of work. Return 0, 1 when done (no
+	 * more work), or -errno to stop the run (message via emu_fail()).
+	 */
+	int (*step)(struct emu_worker *w);
+
+	/* Optional. Per worker, after the last step; frees what worker_init made. */
+	void (*worker_fini)(struct emu_worker *w);
+
+	/* Optional. After the last point (also after an error or interrupt). */
+	void (*teardown)(struct emu_run *run);
+};
+
+/* NULL-terminated registry (src/registry.c). */
+extern const struct emu_ops *const emulator_table[];
+const struct emu_ops *emulator_find(const char *name);
+
+/*
+ * A preset is a named, documented set of options for an emulator: the review
+ * profiles ("4k-randread" = profile --bs 4k --read 100 --random 100). The
+ * user's own options are applied after @args, so they override it.
+ */
+struct emu_preset {
+	const char *name;
+	const char *emulator;
+	const char *args;               /* space-separated "--opt value" pairs */
+	const char *desc;
+};
+extern const struct emu_preset emu_preset_table[];   /* terminated by .name = NULL */
+const struct emu_preset *emu_preset_find(const char *name);
+
+/*
+ * Core services for emulators (src/worker.c). Called on the worker's thread.
+ */
+
+/* Monotonic time in ns. */
+uint64_t emu_now(void);
+
+/*
+ * Synchronous I/O through the worker's engine, timed and recorded under class
+ * @cls (bytes counted for read/write). Returns bytes transferred (0 for
+ * fsync) or -errno. The buffer must be aligned to the target's lbs for
+ * O_DIRECT; use emu_buf().
+ */
+int64_t emu_io(struct emu_worker *w, unsigned cls, unsigned op, int fd,
+	       void *buf, uint32_t len, uint64_t off);
+
+/* Record an application-level operation of class @cls that began at @t_start (emu_now()) and ends now. */
+void emu_record(struct emu_worker *w, unsigned cls, uint64_t t_start, uint64_t bytes);
+
+/* As emu_record() with an explicit end time. */
+void emu_record_span(struct emu_worker *w, unsigned cls, uint64_t t_start, uint64_t t_end, uint64_t bytes);
+
+/*
+ * The worker's I/O buffer @i (0 <= i < max(qd,1)), run->max_io bytes, aligned
+ * to 4096; its contents are refilled with fresh random data by emu_fill().
+ */
+void *emu_buf(struct emu_worker *w, unsigned i);
+
+/* Refill @len bytes at @buf with fresh incompressible, non-repeating data; cheap. */
+void emu_fill(struct emu_worker *w, void *buf, uint32_t len);
+
+/* Has the run been told to stop (time up, Ctrl-C, another worker failed)? */
+bool emu_stopping(const struct emu_worker *w);
+
+/* Report a fatal error for the run (printed once by the CLI) and return @rc. */
+int emu_fail(struct emu_worker *w, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static inline void emu_count(struct emu_worker *w, unsigned counter, uint64_t n)
+{
+	w->counters[counter] += n;
+}
+
+#endif

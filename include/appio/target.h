@@ -1,0 +1,84 @@
+/*
+ * target.h - the file, block device or directory appio runs against.
+ *
+ * target_open() opens the path and reads the facts the result records: kind,
+ * size, logical/physical block size, and for the block device underneath (the
+ * device itself, or the one holding the file) its model, rotational flag and
+ * I/O scheduler from sysfs. It lays a new or short regular file out to its full
+ * size with random data and times that, and it refuses destructive writes to a
+ * block device that is in use or carries a file system or partition table
+ * unless forced.
+ *
+ * All functions return 0 or -errno and write a one-line message (no trailing
+ * newline, no "appio:" prefix) into @err on failure. Called from the main
+ * thread only.
+ */
+#ifndef APPIO_TARGET_H
+#define APPIO_TARGET_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+enum target_kind {
+	TARGET_FILE,
+	TARGET_BLOCK,
+	TARGET_DIR,
+};
+
+struct target {
+	char path[PATH_MAX];
+	enum target_kind kind;
+	int fd;                 /* O_RDWR or O_RDONLY, O_DIRECT if asked; -1 for a directory */
+	bool direct;            /* fd was opened with O_DIRECT */
+	uint64_t size;          /* bytes usable for I/O */
+	unsigned lbs;           /* logical block size: smallest O_DIRECT transfer and alignment */
+	unsigned pbs;           /* physical block size */
+	char dev[64];           /* underlying block device name ("vda"), "" if unknown */
+	char model[128];        /* device model from sysfs, "" if unknown */
+	int rotational;         /* 1, 0, or -1 if unknown */
+	char scheduler[32];     /* active I/O scheduler, "" if unknown */
+	bool created;           /* the file did not exist before this run */
+	double layout_s;        /* seconds spent laying the file out (0 if none) */
+	uint64_t layout_bytes;  /* bytes written to lay it out */
+};
+
+struct target_open_args {
+	const char *path;
+	uint64_t size;          /* wanted size in bytes; 0: keep an existing file's size */
+	bool write;             /* the workload writes */
+	bool direct;            /* open with O_DIRECT */
+	bool force;             /* allow writing to a device that looks in use */
+	bool create;            /* a missing regular file may be created (needs size > 0) */
+	uint64_t seed;          /* for the random data of the layout */
+};
+
+/*
+ * Open the target, read its facts, and for a regular file create it (if
+ * allowed) and lay it out to args->size. For a block device, args->size may
+ * cap the range used but not exceed the device. Fills @t; on failure @t holds
+ * no open descriptor. Refuses:
+ *   - a missing path unless args->create (-ENOENT);
+ *   - writes to a block device that is mounted, held, or carries a file-system
+ *     or partition-table signature, unless args->force (-EBUSY);
+ *   - a size larger than a block device (-EINVAL).
+ */
+int target_open(struct target *t, const struct target_open_args *args,
+		char *err, size_t errlen);
+
+/* Close the descriptor (if any). Safe on a target that failed to open. */
+void target_close(struct target *t);
+
+/* "file", "block" or "dir". */
+const char *target_kind_name(enum target_kind k);
+
+/*
+ * Does the device at @fd look in use: mounted/held (O_EXCL open fails), or a
+ * file-system / RAID / partition-table signature found by libblkid? Returns 1
+ * and names what was found in @what, 0 if it looks free, -errno on error.
+ * Exposed for tests.
+ */
+int target_device_in_use(const char *path, char *what, size_t whatlen);
+
+#endif

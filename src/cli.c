@@ -1,0 +1,69 @@
+/*
+ * cli.c - what the subcommands share: usage errors, finishing a run
+ * (table, files, exit status), and 'appio list'.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "appio/emulator.h"
+#include "appio/engine.h"
+#include "cli.h"
+
+_Noreturn void cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("appio: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_USAGE);
+}
+
+int cli_finish(const struct result *res, int rc, const char *err,
+	       const char *json_path, const char *csv_prefix)
+{
+	char werr[512];
+	int status = 0;
+
+	result_print_table(res, stdout);
+	fflush(stdout);
+	if (json_path && result_write_json(res, json_path, werr, sizeof(werr))) {
+		fprintf(stderr, "appio: %s\n", werr);
+		status = 1;
+	}
+	if (csv_prefix && result_write_csv(res, csv_prefix, werr, sizeof(werr))) {
+		fprintf(stderr, "appio: %s\n", werr);
+		status = 1;
+	}
+	if (rc == -EINTR) {
+		fputs("appio: interrupted; results so far were kept\n", stderr);
+		return EXIT_INTERRUPTED;
+	}
+	if (rc) {
+		fprintf(stderr, "appio: %s\n", err && *err ? err : strerror(-rc));
+		return rc == -EINVAL && !res->npoints ? EXIT_USAGE : 1;
+	}
+	return status;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 1)
+		cli_usage_error("list takes no arguments");
+	puts("profiles (block-level access specs; appio run NAME):");
+	for (const struct emu_preset *p = emu_preset_table; p->name; p++)
+		printf("  %-16s %s\n", p->name, p->desc);
+	puts("\nemulators (appio run NAME):");
+	for (const struct emu_ops *const *e = emulator_table; *e; e++)
+		printf("  %-16s %s\n", (*e)->name, (*e)->desc);
+	puts("\nengines (--engine NAME):");
+	for (const struct engine_ops *const *e = engine_table; *e; e++)
+		printf("  %-16s %s%s\n", (*e)->name, (*e)->desc,
+		       *e == engine_default() ? " (default)" : "");
+	return 0;
+}

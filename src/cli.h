@@ -1,0 +1,39 @@
+/*
+ * cli.h - what the command-line layer shares between its subcommands.
+ *
+ * Only the CLI prints to the user and exits; everything below it returns
+ * -errno with a message. Exit statuses: 0 success, 1 a run failed, 2 bad
+ * input (usage), 130 interrupted.
+ */
+#ifndef APPIO_CLI_H
+#define APPIO_CLI_H
+
+#include <signal.h>
+
+#include "appio/result.h"
+#include "appio/runner.h"
+
+enum {
+	EXIT_USAGE = 2,
+	EXIT_INTERRUPTED = 130,
+};
+
+/* Set by the SIGINT/SIGTERM handler that main() installs. */
+extern volatile sig_atomic_t cli_interrupted;
+
+/* Print "appio: <message>" and exit with EXIT_USAGE. */
+_Noreturn void cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Print the result's table to stdout, write --json/--csv files if given,
+ * and turn the runner's return code into an exit status (0, 1, 130).
+ */
+int cli_finish(const struct result *res, int rc, const char *err,
+	       const char *json_path, const char *csv_prefix);
+
+/* Subcommands (each parses its own argv, argv[0] being the subcommand). */
+int cmd_list(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_db(int argc, char **argv);          /* src/cmd_db.c: appio db prepare|run|cleanup */
+
+#endif

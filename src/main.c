@@ -1,0 +1,58 @@
+/*
+ * main.c - entry point: installs the interrupt handler and dispatches to the
+ * subcommands. The only mutable global is the signal flag.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "appio/emulator.h"
+#include "cli.h"
+#include "version.h"
+
+volatile sig_atomic_t cli_interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	cli_interrupted = 1;
+}
+
+static void usage(FILE *f)
+{
+	fputs("appio " APPIO_VERSION " - application-level workload emulator for storage drives\n\n"
+	      "usage: appio list                       profiles, emulators and engines\n"
+	      "       appio run PROFILE [options]      run a profile or emulator (see --help)\n"
+	      "       appio PROFILE [options]          the same\n"
+	      "       appio db prepare|run|cleanup WORKLOAD [options]\n"
+	      "                                        SysBench-style OLTP on a real database\n"
+	      "       appio run --help                 options common to every run\n"
+	      "       appio run PROFILE --help         a profile's options and defaults\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return argc < 2 ? EXIT_USAGE : 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		puts("appio " APPIO_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "list"))
+		return cmd_list(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "db"))
+		return cmd_db(argc - 1, argv + 1);
+	if (emu_preset_find(argv[1]) || emulator_find(argv[1]))
+		return cmd_run(argc, argv);   /* "appio 4k-randread ..." */
+	cli_usage_error("unknown command or profile '%s' (see 'appio --help' and 'appio list')", argv[1]);
+}

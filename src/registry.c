@@ -1,0 +1,100 @@
+/*
+ * registry.c - the one table per plugin kind. 'appio list', --help and the
+ * option parser all read these tables; a plugin whose library is missing at
+ * build time is simply not listed.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "appio/emulator.h"
+#include "appio/engine.h"
+
+extern const struct engine_ops engine_sync, engine_libaio, engine_io_uring, engine_null;
+extern const struct emu_ops emu_profile;
+
+const struct engine_ops *const engine_table[] = {
+#ifdef HAVE_LIBAIO
+	&engine_libaio,
+#endif
+#ifdef HAVE_LIBURING
+	&engine_io_uring,
+#endif
+	&engine_sync,
+	&engine_null,
+	NULL,
+};
+
+const struct emu_ops *const emulator_table[] = {
+	&emu_profile,
+	NULL,
+};
+
+/*
+ * The block-level access specifications of the reference reviews
+ * (METHODOLOGY.md section 1). Transfer-size mixes are the reviews' own.
+ */
+const struct emu_preset emu_preset_table[] = {
+	{ "4k-randread", "profile", "--bs 4k --read 100 --random 100",
+	  "4 KiB random reads" },
+	{ "4k-randwrite", "profile", "--bs 4k --read 0 --random 100",
+	  "4 KiB random writes" },
+	{ "8k-randread", "profile", "--bs 8k --read 100 --random 100",
+	  "8 KiB random reads" },
+	{ "8k-randwrite", "profile", "--bs 8k --read 0 --random 100",
+	  "8 KiB random writes" },
+	{ "8k-70-30", "profile", "--bs 8k --read 70 --random 100",
+	  "8 KiB random, 70% read / 30% write" },
+	{ "128k-seqread", "profile", "--bs 128k --read 100 --random 0",
+	  "128 KiB sequential reads" },
+	{ "128k-seqwrite", "profile", "--bs 128k --read 0 --random 0",
+	  "128 KiB sequential writes" },
+	{ "database", "profile", "--bs 8k --read 67 --random 100",
+	  "database/OLTP: 8 KiB random, 67% read" },
+	{ "email", "profile", "--bs 8k --read 50 --random 100",
+	  "email server: 8 KiB random, 50% read" },
+	{ "fileserver", "profile",
+	  "--bs 512/10:1k/5:2k/5:4k/60:8k/2:16k/4:32k/4:64k/10 --read 80 --random 100",
+	  "file server: 512 B-64 KiB mix (mean 11.3 KiB), 80% read" },
+	{ "webserver", "profile",
+	  "--bs 512/22:1k/15:2k/8:4k/23:8k/15:16k/2:32k/6:64k/7:128k/1:512k/1 --read 100 --random 100",
+	  "web server: 512 B-512 KiB mix, 100% read" },
+	{ "custom", "profile", "",
+	  "your own access spec: --bs, --read, --random, --dist, --align" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+const struct engine_ops *engine_find(const char *name)
+{
+	for (const struct engine_ops *const *e = engine_table; *e; e++)
+		if (!strcmp((*e)->name, name))
+			return *e;
+	return NULL;
+}
+
+const struct engine_ops *engine_default(void)
+{
+	const struct engine_ops *e = engine_find("libaio");
+	return e ? e : &engine_sync;
+}
+
+const struct emu_ops *emulator_find(const char *name)
+{
+	for (const struct emu_ops *const *e = emulator_table; *e; e++)
+		if (!strcmp((*e)->name, name))
+			return *e;
+	return NULL;
+}
+
+const struct emu_preset *emu_preset_find(const char *name)
+{
+	for (const struct emu_preset *p = emu_preset_table; p->name; p++)
+		if (!strcmp(p->name, name))
+			return p;
+	return NULL;
+}
+
+const char *io_op_name(unsigned op)
+{
+	static const char *const names[] = { "read", "write", "fsync", "fdatasync", "discard" };
+	return op < sizeof(names) / sizeof(names[0]) ? names[op] : "?";
+}

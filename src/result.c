@@ -1,0 +1,390 @@
+/*
+ * result.c - the in-memory result and its JSON, CSV and text forms.
+ * The JSON keys are a contract (result.h); add keys, never rename them.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysinfo.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "appio/result.h"
+#include "version.h"
+#include "xalloc.h"
+
+void result_init(struct result *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+static void release_kv(struct result_kv *kv, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		free(kv[i].key);
+		free(kv[i].val);
+	}
+	free(kv);
+}
+
+void result_release(struct result *r)
+{
+	release_kv(r->opts, r->nopts);
+	release_kv(r->info, r->ninfo);
+	for (unsigned i = 0; i < r->npoints; i++) {
+		free(r->points[i].series);
+		free(r->points[i].sec_dur);
+	}
+	free(r->points);
+	result_init(r);
+}
+
+static void add_kv(struct result_kv **kv, unsigned *n, const char *key, const char *val)
+{
+	for (unsigned i = 0; i < *n; i++) {
+		if (!strcmp((*kv)[i].key, key)) {
+			free((*kv)[i].val);
+			(*kv)[i].val = xstrdup(val);
+			return;
+		}
+	}
+	*kv = xrealloc(*kv, (*n + 1) * sizeof(**kv));
+	(*kv)[*n] = (struct result_kv){ xstrdup(key), xstrdup(val) };
+	(*n)++;
+}
+
+void result_add_opt(struct result *r, const char *key, const char *val)
+{
+	add_kv(&r->opts, &r->nopts, key, val);
+}
+
+void result_add_info(struct result *r, const char *key, const char *val)
+{
+	add_kv(&r->info, &r->ninfo, key, val);
+}
+
+struct point_result *result_add_point(struct result *r)
+{
+	r->points = xrealloc(r->points, (r->npoints + 1) * sizeof(*r->points));
+	struct point_result *p = &r->points[r->npoints++];
+	memset(p, 0, sizeof(*p));
+	return p;
+}
+
+const struct cls_result *point_class(const struct point_result *p, const char *name)
+{
+	for (unsigned i = 0; i < p->ncls; i++)
+		if (!strcmp(p->cls[i].name, name))
+			return &p->cls[i];
+	return NULL;
+}
+
+char *fmt_ns(double ns, char *buf, size_t len)
+{
+	if (ns >= 1e9)
+		snprintf(buf, len, "%.2f s", ns / 1e9);
+	else if (ns >= 1e6)
+		snprintf(buf, len, "%.2f ms", ns / 1e6);
+	else if (ns >= 1e4)
+		snprintf(buf, len, "%.0f us", ns / 1e3);
+	else
+		snprintf(buf, len, "%.1f us", ns / 1e3);
+	return buf;
+}
+
+/* ---- JSON ---- */
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void json_num(FILE *f, double v)
+{
+	if (!isfinite(v))
+		fputs("null", f);
+	else if (v == floor(v) && fabs(v) < 1e15)
+		fprintf(f, "%.0f", v);
+	else
+		fprintf(f, "%.6g", v);
+}
+
+static void json_kv_object(FILE *f, const struct result_kv *kv, unsigned n)
+{
+	fputc('{', f);
+	for (unsigned i = 0; i < n; i++) {
+		fputs(i ? ", " : "", f);
+		json_str(f, kv[i].key);
+		fputs(": ", f);
+		json_str(f, kv[i].val);
+	}
+	fputc('}', f);
+}
+
+static void json_host(FILE *f)
+{
+	char host[256] = "";
+	struct utsname u;
+	struct sysinfo si;
+
+	gethostname(host, sizeof(host) - 1);
+	uname(&u);
+	sysinfo(&si);
+	fputs("  \"host\": {\"hostname\": ", f);
+	json_str(f, host);
+	fputs(", \"kernel\": ", f);
+	json_str(f, u.release);
+	fprintf(f, ", \"cpus\": %ld, \"memory_bytes\": %llu},\n", sysconf(_SC_NPROCESSORS_ONLN),
+		(unsigned long long)si.totalram * si.mem_unit);
+}
+
+static void json_target(FILE *f, const struct target *t)
+{
+	fputs("  \"target\": {\"path\": ", f);
+	json_str(f, t->path);
+	fprintf(f, ", \"kind\": \"%s\", \"size\": %llu, \"logical_block_size\": %u, "
+		"\"physical_block_size\": %u, \"device\": ", target_kind_name(t->kind),
+		(unsigned long long)t->size, t->lbs, t->pbs);
+	json_str(f, t->dev);
+	fputs(", \"model\": ", f);
+	json_str(f, t->model);
+	fputs(", \"rotational\": ", f);
+	fputs(t->rotational < 0 ? "null" : t->rotational ? "true" : "false", f);
+	fputs(", \"scheduler\": ", f);
+	json_str(f, t->scheduler);
+	fprintf(f, ", \"created\": %s, \"layout_s\": ", t->created ? "true" : "false");
+	json_num(f, t->layout_s);
+	fprintf(f, ", \"layout_bytes\": %llu},\n", (unsigned long long)t->layout_bytes);
+}
+
+static void json_class(FILE *f, const struct cls_result *c)
+{
+	const struct lat_summary *l = &c->lat;
+	json_str(f, c->name);
+	fprintf(f, ": {\"ops\": %llu, \"ops_per_s\": ", (unsigned long long)c->ops);
+	json_num(f, c->ops_per_s);
+	fprintf(f, ", \"bytes\": %llu, \"mb_per_s\": ", (unsigned long long)c->bytes);
+	json_num(f, c->mb_per_s);
+	fputs(", \"lat_ns\": {\"mean\": ", f);
+	json_num(f, round(l->mean * 10) / 10);
+	fputs(", \"stddev\": ", f);
+	json_num(f, round(l->stddev * 10) / 10);
+	fprintf(f, ", \"min\": %llu, \"p50\": %llu, \"p90\": %llu, \"p99\": %llu, "
+		"\"p999\": %llu, \"p9999\": %llu, \"max\": %llu}, \"sizes\": {",
+		(unsigned long long)l->min, (unsigned long long)l->p50,
+		(unsigned long long)l->p90, (unsigned long long)l->p99,
+		(unsigned long long)l->p999, (unsigned long long)l->p9999,
+		(unsigned long long)l->max);
+	bool first = true;
+	for (unsigned b = 0; b < RESULT_SIZE_BUCKETS; b++) {
+		if (!c->sizes[b])
+			continue;
+		fprintf(f, "%s\"%llu\": %llu", first ? "" : ", ", 1ULL << b,
+			(unsigned long long)c->sizes[b]);
+		first = false;
+	}
+	fputs("}}", f);
+}
+
+static void json_series(FILE *f, const struct point_result *p)
+{
+	fputs(",\n     \"series\": [", f);
+	for (unsigned s = 0; s < p->nsec; s++) {
+		double d = p->sec_dur[s];
+		fprintf(f, "%s\n      {\"t\": %u, \"dur_s\": ", s ? "," : "", s + 1);
+		json_num(f, round(d * 1000) / 1000);
+		fputs(", \"classes\": {", f);
+		for (unsigned c = 0; c < p->ncls; c++) {
+			const struct sec_cls *x = &p->series[(size_t)s * p->ncls + c];
+			fputs(c ? ", " : "", f);
+			json_str(f, p->cls[c].name);
+			fputs(": {\"ops_per_s\": ", f);
+			json_num(f, d > 0 ? round((double)x->ops / d * 10) / 10 : 0);
+			fputs(", \"mb_per_s\": ", f);
+			json_num(f, d > 0 ? round((double)x->bytes / 1e6 / d * 1000) / 1000 : 0);
+			fputs(", \"mean_ns\": ", f);
+			json_num(f, x->ops ? round((double)x->sum_ns / (double)x->ops) : 0);
+			fprintf(f, ", \"p99_ns\": %llu, \"max_ns\": %llu}",
+				(unsigned long long)x->p99_ns, (unsigned long long)x->max_ns);
+		}
+		fputs("}}", f);
+	}
+	fputs("]", f);
+}
+
+static void json_point(FILE *f, const struct result *r, const struct point_result *p)
+{
+	fprintf(f, "    {\"threads\": %u, \"qd\": %u, ", p->pt.threads, p->pt.qd);
+	if (p->pt.write_pct >= 0)
+		fprintf(f, "\"write_pct\": %d, ", p->pt.write_pct);
+	fputs("\"time_s\": ", f);
+	json_num(f, round(p->time_s * 1000) / 1000);
+	fprintf(f, ", \"partial\": %s, \"headline\": ", p->partial ? "true" : "false");
+	json_str(f, p->headline ? p->headline : "total");
+	fputs(",\n     \"classes\": {", f);
+	for (unsigned c = 0; c < p->ncls; c++) {
+		fputs(c ? ",\n       " : "\n       ", f);
+		json_class(f, &p->cls[c]);
+	}
+	fputs("},\n     \"counters\": {", f);
+	for (unsigned k = 0; k < p->ncounters; k++) {
+		fputs(k ? ", " : "", f);
+		json_str(f, r->counter_names[k]);
+		fprintf(f, ": %llu", (unsigned long long)p->counters[k]);
+	}
+	fputc('}', f);
+	json_series(f, p);
+	fputc('}', f);
+}
+
+static void json_document(FILE *f, const struct result *r)
+{
+	fprintf(f, "{\n  \"appio_version\": \"%s\",\n  \"format_version\": %d,\n",
+		APPIO_VERSION, RESULT_FORMAT_VERSION);
+	fputs("  \"started\": ", f);
+	json_str(f, r->started);
+	fprintf(f, ",\n  \"seed\": %llu,\n  \"interrupted\": %s,\n",
+		(unsigned long long)r->seed, r->interrupted ? "true" : "false");
+	json_host(f);
+	if (r->has_target)
+		json_target(f, &r->target);
+	fputs("  \"workload\": {\"name\": ", f);
+	json_str(f, r->workload);
+	fputs(", \"preset\": ", f);
+	json_str(f, r->preset);
+	fputs(", \"engine\": ", f);
+	json_str(f, r->engine);
+	fputs(", \"options\": ", f);
+	json_kv_object(f, r->opts, r->nopts);
+	fputs("},\n  \"info\": ", f);
+	json_kv_object(f, r->info, r->ninfo);
+	fputs(",\n  \"points\": [\n", f);
+	for (unsigned i = 0; i < r->npoints; i++) {
+		json_point(f, r, &r->points[i]);
+		fputs(i + 1 < r->npoints ? ",\n" : "\n", f);
+	}
+	fputs("  ]\n}\n", f);
+}
+
+int result_write_json(const struct result *r, const char *path, char *err, size_t errlen)
+{
+	if (!strcmp(path, "-")) {
+		json_document(stdout, r);
+		return fflush(stdout) ? -errno : 0;
+	}
+	char tmp[4200];
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		int e = errno;
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
+		return -e;
+	}
+	json_document(f, r);
+	if (ferror(f) | fclose(f) || rename(tmp, path)) {
+		int e = errno ? errno : EIO;
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
+		unlink(tmp);
+		return -e;
+	}
+	return 0;
+}
+
+/* ---- CSV ---- */
+
+static int csv_class(const struct result *r, const char *prefix, unsigned c,
+		     char *err, size_t errlen)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s_%s.csv", prefix, r->points[0].cls[c].name);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		int e = errno;
+		snprintf(err, errlen, "--csv: cannot write '%s': %s", path, strerror(e));
+		return -e;
+	}
+	fputs("point,threads,qd,write_pct,second,ops_per_s,mb_per_s,mean_us,p99_us,max_us\n", f);
+	for (unsigned i = 0; i < r->npoints; i++) {
+		const struct point_result *p = &r->points[i];
+		for (unsigned s = 0; s < p->nsec && c < p->ncls; s++) {
+			const struct sec_cls *x = &p->series[(size_t)s * p->ncls + c];
+			double d = p->sec_dur[s] > 0 ? p->sec_dur[s] : 1;
+			fprintf(f, "%u,%u,%u,%d,%u,%.1f,%.3f,%.2f,%.2f,%.2f\n", i + 1, p->pt.threads,
+				p->pt.qd, p->pt.write_pct, s + 1, (double)x->ops / d,
+				(double)x->bytes / 1e6 / d,
+				x->ops ? (double)x->sum_ns / (double)x->ops / 1e3 : 0,
+				(double)x->p99_ns / 1e3, (double)x->max_ns / 1e3);
+		}
+	}
+	if (ferror(f) | fclose(f)) {
+		snprintf(err, errlen, "--csv: cannot write '%s'", path);
+		return -EIO;
+	}
+	return 0;
+}
+
+int result_write_csv(const struct result *r, const char *prefix, char *err, size_t errlen)
+{
+	if (!r->npoints)
+		return 0;
+	for (unsigned c = 0; c < r->points[0].ncls; c++) {
+		int rc = csv_class(r, prefix, c, err, errlen);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- text table ---- */
+
+static const struct cls_result *headline(const struct point_result *p)
+{
+	const struct cls_result *c = point_class(p, p->headline ? p->headline : "total");
+	return c ? c : &p->cls[0];
+}
+
+void result_print_table(const struct result *r, FILE *f)
+{
+	if (!r->npoints)
+		return;
+	const struct point_result *p0 = &r->points[0];
+	bool tx = p0->headline != NULL;
+	bool sweep = p0->pt.write_pct >= 0;
+	char a[32], b[32], c[32], d[32], e[32];
+
+	fprintf(f, "%-8s %4s %4s%s %12s %10s %10s %10s %10s %10s %10s\n", "threads",
+		tx ? "" : "qd", "", sweep ? " write%" : "", tx ? "TPS" : "IOPS", "MB/s",
+		"mean", "p50", "p99", "max", "stddev");
+	for (unsigned i = 0; i < r->npoints; i++) {
+		const struct point_result *p = &r->points[i];
+		const struct cls_result *h = headline(p);
+		char qd[16] = "";
+		if (!tx)
+			snprintf(qd, sizeof(qd), "%u", p->pt.qd);
+		fprintf(f, "%-8u %4s %4s", p->pt.threads, qd, p->partial ? "(p)" : "");
+		if (sweep)
+			fprintf(f, " %6d", p->pt.write_pct);
+		fprintf(f, " %12.0f %10.1f %10s %10s %10s %10s %10s\n", h->ops_per_s, h->mb_per_s,
+			fmt_ns(h->lat.mean, a, sizeof(a)), fmt_ns((double)h->lat.p50, b, sizeof(b)),
+			fmt_ns((double)h->lat.p99, c, sizeof(c)), fmt_ns((double)h->lat.max, d, sizeof(d)),
+			fmt_ns(h->lat.stddev, e, sizeof(e)));
+	}
+	if (r->interrupted)
+		fputs("(p) partial: interrupted before the point's time was up\n", f);
+}

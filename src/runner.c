@@ -1,0 +1,293 @@
+/*
+ * runner.c - runs the sweep points: starts the workers together, keeps time,
+ * collects the per-second series while they run, merges their statistics
+ * when they are done, and saves the result after every point so that an
+ * interrupted or failed run still leaves what it measured.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "appio/runner.h"
+#include "series.h"
+#include "worker.h"
+#include "xalloc.h"
+
+#define TICK_NS (NSEC / 10)     /* how often the runner looks at the workers */
+
+static void sleep_until(uint64_t t)
+{
+	struct timespec ts = { .tv_sec = (time_t)(t / NSEC), .tv_nsec = (long)(t % NSEC) };
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+static unsigned count_names(const char *const *names)
+{
+	unsigned n = 0;
+	while (names && names[n])
+		n++;
+	return n;
+}
+
+/* Take every buffer the workers sealed (or, after the join, all of them). */
+static void collect(struct series *s, struct worker *w, unsigned nw, bool joined)
+{
+	for (unsigned i = 0; i < nw; i++) {
+		for (int b = 0; b < 2; b++) {
+			struct ival *iv = &w[i].iv[b];
+			bool sealed = atomic_load_explicit(&iv->sealed, memory_order_acquire);
+			if (!sealed && !(joined && b == (int)w[i].cur))
+				continue;
+			series_add(s, joined && !sealed ? w[i].cur_sec : iv->sec, iv->c);
+			worker_ival_return(iv, s->ncls);
+		}
+	}
+}
+
+/* Index of the class the table headlines, or -1 for all of them. */
+static int headline_index(const struct emu_run *er)
+{
+	for (int i = 0; er->headline && er->ops->classes[i]; i++)
+		if (!strcmp(er->ops->classes[i], er->headline))
+			return i;
+	return -1;
+}
+
+static void progress(const struct point_ctx *pc, const struct series *s,
+		     unsigned idx, unsigned npoints, uint64_t now)
+{
+	const struct run_config *cfg = pc->cfg;
+	char lat[32], head[64];
+	double total = (double)(cfg->ramp_ns + cfg->time_ns) / NSEC;
+	double el = (double)(now - pc->t_start) / NSEC;
+	int n = snprintf(head, sizeof(head), "[%u/%u] %uT", idx + 1, npoints, pc->pt->threads);
+	if (!pc->er->ops->step)
+		snprintf(head + n, sizeof(head) - (size_t)n, "/%uQ", pc->pt->qd);
+
+	if (now < pc->t_measure) {
+		fprintf(stderr, "\r\033[K%s  ramp %.0f/%.0f s", head, el, total);
+	} else {
+		struct sec_cls sum;
+		int64_t sec = (int64_t)((now - pc->t_measure) / NSEC) - 1;
+		series_second(s, sec, headline_index(pc->er), &sum);
+		fprintf(stderr, "\r\033[K%s  %.0f/%.0f s  %s %.0f  %.1f MB/s  mean %s", head,
+			el, total, pc->er->headline ? "TPS" : "IOPS", (double)sum.ops,
+			(double)sum.bytes / 1e6,
+			fmt_ns(sum.ops ? (double)sum.sum_ns / (double)sum.ops : 0, lat, sizeof(lat)));
+	}
+	fflush(stderr);
+}
+
+/* The runner's side while the workers run: time, interrupts, series, progress. */
+static bool supervise(struct point_ctx *pc, struct worker *w, unsigned nw,
+		      struct series *s, unsigned idx, unsigned npoints)
+{
+	const struct run_config *cfg = pc->cfg;
+	bool show = cfg->progress && isatty(STDERR_FILENO);
+	bool interrupted = false;
+	uint64_t next_show = pc->t_start + NSEC;
+
+	for (uint64_t t = pc->t_start + TICK_NS;; t += TICK_NS) {
+		sleep_until(t);
+		uint64_t now = emu_now();
+		if (cfg->interrupted && *cfg->interrupted && !interrupted) {
+			interrupted = true;
+			uint64_t end = atomic_load(&pc->t_end);
+			if (now < end)
+				atomic_store(&pc->t_end, now);
+			atomic_store(&pc->stop, true);
+		}
+		collect(s, w, nw, false);
+		series_flush_before(s, (int64_t)((now - pc->t_measure) / NSEC) - 3);
+		if (show && now >= next_show) {
+			progress(pc, s, idx, npoints, now);
+			next_show += NSEC;
+		}
+		if (now >= atomic_load(&pc->t_end) || atomic_load(&pc->stop))
+			break;
+	}
+	if (show)
+		fputs("\r\033[K", stderr);
+	return interrupted;
+}
+
+static void fill_class(struct cls_result *c, const char *name, const struct hist *h,
+		       uint64_t bytes, const uint64_t *sizes, double secs)
+{
+	c->name = name;
+	c->ops = h->count;
+	c->bytes = bytes;
+	c->ops_per_s = secs > 0 ? (double)h->count / secs : 0;
+	c->mb_per_s = secs > 0 ? (double)bytes / 1e6 / secs : 0;
+	c->lat = (struct lat_summary){
+		.mean = hist_mean(h), .stddev = hist_stddev(h), .min = hist_min(h),
+		.p50 = hist_percentile(h, 50), .p90 = hist_percentile(h, 90),
+		.p99 = hist_percentile(h, 99), .p999 = hist_percentile(h, 99.9),
+		.p9999 = hist_percentile(h, 99.99), .max = h->count ? h->max : 0,
+	};
+	memcpy(c->sizes, sizes, sizeof(c->sizes));
+}
+
+/* Merge the workers' statistics into @p. */
+static void merge_point(struct point_result *p, const struct point_ctx *pc,
+			const struct worker *w, unsigned nw, double secs)
+{
+	const struct emu_ops *emu = pc->er->ops;
+	unsigned ncls = pc->ncls;
+	struct hist *h = xaligned(64, sizeof(*h));
+	struct hist *all = xaligned(64, sizeof(*all));
+	uint64_t all_bytes = 0, all_sizes[RESULT_SIZE_BUCKETS] = { 0 };
+
+	hist_init(all);
+	for (unsigned c = 0; c < ncls; c++) {
+		uint64_t bytes = 0, sizes[RESULT_SIZE_BUCKETS] = { 0 };
+		hist_init(h);
+		for (unsigned i = 0; i < nw; i++) {
+			hist_merge(h, &w[i].hist[c]);
+			bytes += w[i].bytes[c];
+			for (unsigned b = 0; b < RESULT_SIZE_BUCKETS; b++)
+				sizes[b] += w[i].sizes[c][b];
+		}
+		fill_class(&p->cls[c], emu->classes[c], h, bytes, sizes, secs);
+		hist_merge(all, h);
+		all_bytes += bytes;
+		for (unsigned b = 0; b < RESULT_SIZE_BUCKETS; b++)
+			all_sizes[b] += sizes[b];
+	}
+	p->ncls = ncls;
+	if (emu->flags & EMU_TOTAL)
+		fill_class(&p->cls[p->ncls++], "total", all, all_bytes, all_sizes, secs);
+	p->ncounters = pc->ncounters;
+	for (unsigned i = 0; i < nw; i++)
+		for (unsigned k = 0; k < pc->ncounters; k++)
+			p->counters[k] += w[i].counters[k];
+	free(h);
+	free(all);
+}
+
+/* Start the workers and wait until each is set up; returns how many started. */
+static unsigned start_workers(struct point_ctx *pc, struct worker *w)
+{
+	unsigned n = pc->pt->threads, started = 0;
+
+	pthread_mutex_init(&pc->gate_lock, NULL);
+	pthread_cond_init(&pc->gate_cv, NULL);
+	for (; started < n; started++) {
+		worker_alloc(&w[started], pc, started);
+		int rc = pthread_create(&w[started].tid, NULL, worker_main, &w[started]);
+		if (rc) {
+			worker_release(&w[started]);
+			snprintf(pc->err, sizeof(pc->err), "cannot start worker thread %u: %s",
+				 started, strerror(rc));
+			atomic_store(&pc->failed, -rc);
+			break;
+		}
+	}
+	pthread_mutex_lock(&pc->gate_lock);
+	while (pc->gate_ready < started)
+		pthread_cond_wait(&pc->gate_cv, &pc->gate_lock);
+	pthread_mutex_unlock(&pc->gate_lock);
+	return started;
+}
+
+/* Set the point's clock and release the workers together. */
+static void open_gate(struct point_ctx *pc)
+{
+	const struct run_config *cfg = pc->cfg;
+
+	pthread_mutex_lock(&pc->gate_lock);
+	pc->t_start = emu_now();
+	pc->t_measure = pc->t_start + cfg->ramp_ns;
+	atomic_store(&pc->t_end, atomic_load(&pc->failed) ? pc->t_start : pc->t_measure + cfg->time_ns);
+	pc->gate_go = true;
+	pthread_cond_broadcast(&pc->gate_cv);
+	pthread_mutex_unlock(&pc->gate_lock);
+}
+
+static int run_point(const struct run_config *cfg, struct emu_run *er, unsigned idx,
+		     struct result *res, char *err, size_t errlen)
+{
+	struct point_ctx pc = { .cfg = cfg, .er = er, .pt = &cfg->points[idx] };
+	struct worker *w = xaligned(64, pc.pt->threads * sizeof(*w));
+	struct series s;
+
+	pc.ncls = count_names(er->ops->classes);
+	pc.ncounters = count_names(er->ops->counters);
+	series_init(&s, pc.ncls, er->ops->flags & EMU_TOTAL);
+	unsigned n = start_workers(&pc, w);
+	open_gate(&pc);
+
+	bool interrupted = supervise(&pc, w, n, &s, idx, cfg->npoints);
+	for (unsigned i = 0; i < n; i++)
+		pthread_join(w[i].tid, NULL);
+	collect(&s, w, n, true);
+	series_flush_before(&s, INT64_MAX);
+
+	uint64_t end = atomic_load(&pc.t_end);
+	double secs = end > pc.t_measure ? (double)(end - pc.t_measure) / NSEC : 0;
+	struct point_result *p = result_add_point(res);
+	p->pt = *pc.pt;
+	p->time_s = secs;
+	p->partial = interrupted || atomic_load(&pc.failed) != 0;
+	p->headline = er->headline;
+	merge_point(p, &pc, w, n, secs);
+	series_export(&s, p, secs);
+
+	int rc = atomic_load(&pc.failed);
+	if (rc)
+		snprintf(err, errlen, "%s", pc.err);
+	for (unsigned i = 0; i < n; i++)
+		worker_release(&w[i]);
+	free(w);
+	series_release(&s);
+	pthread_mutex_destroy(&pc.gate_lock);
+	pthread_cond_destroy(&pc.gate_cv);
+	if (rc)
+		return rc;
+	return interrupted ? -EINTR : 0;
+}
+
+static void copy_target(struct result *res, const struct target *t)
+{
+	if (!t)
+		return;
+	res->has_target = true;
+	res->target = *t;
+	res->target.fd = -1;
+}
+
+int runner_run(const struct run_config *cfg, struct result *res, char *err, size_t errlen)
+{
+	const struct emu_ops *emu = cfg->emu;
+	struct emu_run er = {
+		.ops = emu, .opts = cfg->emu_opts, .target = cfg->target, .seed = cfg->seed,
+		.preset = cfg->preset, .max_io = 64 * 1024, .writes = emu->flags & EMU_WRITES,
+	};
+	int rc = 0;
+
+	if (emu->run_priv_size)
+		er.priv = xaligned(64, emu->run_priv_size);
+	copy_target(res, cfg->target);
+	if (emu->setup && (rc = emu->setup(&er, err, errlen)) != 0)
+		goto out;
+	for (unsigned i = 0; i < cfg->npoints; i++) {
+		char werr[256];
+		rc = run_point(cfg, &er, i, res, err, errlen);
+		if (cfg->json_path && result_write_json(res, cfg->json_path, werr, sizeof(werr)) && !rc) {
+			snprintf(err, errlen, "%s", werr);
+			rc = -EIO;
+		}
+		if (rc)
+			break;
+	}
+	res->interrupted = rc == -EINTR;
+	if (emu->teardown)
+		emu->teardown(&er);
+out:
+	free(er.priv);
+	return rc;
+}

@@ -1,0 +1,386 @@
+/*
+ * worker.c - a worker thread: the hot loop that keeps qd requests in flight
+ * for block-level emulators, the step loop for transactional ones, and the
+ * core services emulators call (emu_io, emu_record, ...).
+ *
+ * Hot-path rules: no allocation, no shared lock, no stdio. Everything a
+ * worker touches per I/O lives in its own cache-line-aligned struct; the only
+ * shared words it reads are t_end and stop (relaxed atomics, read-mostly).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "appio/emulator.h"
+#include "worker.h"
+#include "xalloc.h"
+
+uint64_t emu_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NSEC + (uint64_t)ts.tv_nsec;
+}
+
+static struct worker *core_of(const struct emu_worker *w)
+{
+	return (struct worker *)w;      /* pub is the first member */
+}
+
+int worker_alloc(struct worker *w, struct point_ctx *pc, unsigned id)
+{
+	unsigned ncls = pc->ncls;
+	const struct emu_run *er = pc->er;
+
+	memset(w, 0, sizeof(*w));
+	w->pc = pc;
+	w->pub.id = id;
+	w->pub.pt = pc->pt;
+	w->pub.run = er;
+	w->pub.counters = w->counters;
+	/* streams: 2k for the emulator, 2k+1 for buffer contents */
+	rng_seed(&w->pub.rng, er->seed, 2 * (uint64_t)id + 2);
+	rng_seed(&w->fill_rng, er->seed, 2 * (uint64_t)id + 3);
+	if (er->ops->worker_priv_size)
+		w->pub.priv = xaligned(64, er->ops->worker_priv_size);
+
+	w->hist = xaligned(64, ncls * sizeof(*w->hist));
+	w->bytes = xcalloc(ncls, sizeof(*w->bytes));
+	w->sizes = xcalloc(ncls, sizeof(*w->sizes));
+	for (unsigned c = 0; c < ncls; c++)
+		hist_init(&w->hist[c]);
+	for (int i = 0; i < 2; i++)
+		w->iv[i].c = xaligned(64, ncls * sizeof(struct ival_cls));
+
+	w->qd = pc->pt->qd ? pc->pt->qd : 1;
+	w->buf_size = (er->max_io + 4095) & ~(size_t)4095;
+	if (!w->buf_size)
+		w->buf_size = 4096;
+	w->reqs = xcalloc(w->qd, sizeof(*w->reqs));
+	w->free = xcalloc(w->qd, sizeof(*w->free));
+	w->done = xcalloc(w->qd, sizeof(*w->done));
+	w->batch = xcalloc(w->qd, sizeof(*w->batch));
+	w->eng = pc->cfg->engine;
+	w->bufs = xaligned(4096, w->qd * w->buf_size);
+	for (unsigned i = 0; i < w->qd; i++) {
+		w->reqs[i].slot = (uint16_t)i;
+		w->reqs[i].buf = (char *)w->bufs + i * w->buf_size;
+		w->reqs[i].fd = er->target ? er->target->fd : -1;
+		w->free[w->nfree++] = &w->reqs[w->qd - 1 - i];
+	}
+	/* fully random once; emu_fill() then only perturbs each sector */
+	uint64_t *p = w->bufs;
+	for (size_t i = 0; i < w->qd * w->buf_size / 8; i++)
+		p[i] = rng_next(&w->fill_rng);
+
+	if (pc->cfg->engine && pc->cfg->engine->priv_size)
+		w->eng_priv = xaligned(64, pc->cfg->engine->priv_size);
+	return 0;
+}
+
+void worker_release(struct worker *w)
+{
+	free(w->pub.priv);
+	free(w->hist);
+	free(w->bytes);
+	free(w->sizes);
+	free(w->iv[0].c);
+	free(w->iv[1].c);
+	free(w->reqs);
+	free(w->free);
+	free(w->done);
+	free(w->batch);
+	free(w->bufs);
+	free(w->eng_priv);
+}
+
+void worker_ival_return(struct ival *iv, unsigned ncls)
+{
+	memset(iv->c, 0, ncls * sizeof(*iv->c));
+	atomic_store_explicit(&iv->sealed, 0, memory_order_release);
+}
+
+/* Cold path: the completion at @t belongs to a later second than the buffer. */
+static void roll(struct worker *w, uint64_t t)
+{
+	int64_t sec = (int64_t)((t - w->t_measure) / NSEC);
+	struct ival *cur = &w->iv[w->cur];
+	struct ival *other = &w->iv[w->cur ^ 1];
+
+	if (!atomic_load_explicit(&other->sealed, memory_order_acquire)) {
+		cur->sec = w->cur_sec;
+		atomic_store_explicit(&cur->sealed, 1, memory_order_release);
+		w->cur ^= 1;
+		w->cur_sec = sec;
+		w->next_boundary = w->t_measure + (uint64_t)(sec + 1) * NSEC;
+	} else {
+		/* the runner has not given the other buffer back: try again soon */
+		w->next_boundary = t + NSEC / 1000;
+	}
+}
+
+/* Account one finished operation of class @cls, latency @lat, ending at @t. */
+static inline void account(struct worker *w, unsigned cls, uint64_t lat,
+			   uint64_t bytes, uint64_t t)
+{
+	if (t < w->t_measure ||
+	    t >= atomic_load_explicit(&w->pc->t_end, memory_order_relaxed))
+		return;
+	if (t >= w->next_boundary)
+		roll(w, t);
+	hist_record(&w->hist[cls], lat);
+	struct ival_cls *ic = &w->iv[w->cur].c[cls];
+	ic->ops++;
+	ic->bytes += bytes;
+	ic->sum_ns += lat;
+	if (lat > ic->max_ns)
+		ic->max_ns = lat;
+	ic->b[lat > HIST_MAX_NS ? HIST_BUCKETS - 1 : hist_index(lat)]++;
+	if (bytes) {
+		w->bytes[cls] += bytes;
+		w->sizes[cls][63 - __builtin_clzll(bytes)]++;
+	}
+}
+
+static bool stopping(const struct worker *w, uint64_t now)
+{
+	return now >= atomic_load_explicit(&w->pc->t_end, memory_order_relaxed) ||
+	       atomic_load_explicit(&w->pc->stop, memory_order_relaxed);
+}
+
+int emu_fail(struct emu_worker *ew, int rc, const char *fmt, ...)
+{
+	struct point_ctx *pc = core_of(ew)->pc;
+	int expected = 0;
+
+	if (atomic_compare_exchange_strong(&pc->failed, &expected, rc ? rc : -EIO)) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(pc->err, sizeof(pc->err), fmt, ap);
+		va_end(ap);
+	}
+	atomic_store(&pc->stop, true);
+	return rc;
+}
+
+bool emu_stopping(const struct emu_worker *ew)
+{
+	const struct worker *w = core_of(ew);
+	return stopping(w, emu_now());
+}
+
+void emu_fill(struct emu_worker *ew, void *buf, uint32_t len)
+{
+	struct worker *w = core_of(ew);
+	/* a fresh 8-byte word per 512-byte sector: no sector repeats, the rest stays random */
+	for (uint32_t off = 0; off + 8 <= len; off += 512) {
+		uint64_t v = rng_next(&w->fill_rng);
+		memcpy((char *)buf + off, &v, sizeof(v));
+	}
+}
+
+void *emu_buf(struct emu_worker *ew, unsigned i)
+{
+	struct worker *w = core_of(ew);
+	return (char *)w->bufs + (size_t)(i % w->qd) * w->buf_size;
+}
+
+void emu_record_span(struct emu_worker *ew, unsigned cls, uint64_t t_start,
+		     uint64_t t_end, uint64_t bytes)
+{
+	account(core_of(ew), cls, t_end - t_start, bytes, t_end);
+}
+
+void emu_record(struct emu_worker *ew, unsigned cls, uint64_t t_start, uint64_t bytes)
+{
+	emu_record_span(ew, cls, t_start, emu_now(), bytes);
+}
+
+static int io_error(struct worker *w, const struct io_req *r)
+{
+	const struct target *t = w->pc->er->target;
+	const char *path = t ? t->path : "?";
+
+	if (r->res >= 0)
+		return emu_fail(&w->pub, -EIO, "short %s at offset %llu of '%s': %lld of %u bytes",
+				io_op_name(r->op), (unsigned long long)r->off, path,
+				(long long)r->res, r->len);
+	return emu_fail(&w->pub, (int)r->res, "%s of %u bytes at offset %llu of '%s' failed: %s",
+			io_op_name(r->op), r->len, (unsigned long long)r->off, path,
+			strerror((int)-r->res));
+}
+
+static bool io_ok(const struct io_req *r)
+{
+	return r->op >= IO_FSYNC ? r->res >= 0 : r->res == (int64_t)r->len;
+}
+
+int64_t emu_io(struct emu_worker *ew, unsigned cls, unsigned op, int fd,
+	       void *buf, uint32_t len, uint64_t off)
+{
+	struct worker *w = core_of(ew);
+	struct io_req r = { .buf = buf, .off = off, .len = len, .op = (uint8_t)op, .fd = fd };
+	struct io_req *done;
+
+	if (op == IO_WRITE)
+		emu_fill(ew, buf, len);
+	r.t_start = emu_now();
+	int rc = w->eng->queue(w->eng_priv, &r);
+	if (rc == ENGINE_QUEUED) {
+		rc = w->eng->commit(w->eng_priv);
+		if (!rc)
+			rc = w->eng->getevents(w->eng_priv, 1, 1, &done);
+		if (rc > 0)
+			rc = 0;
+	}
+	if (rc < 0)
+		return rc;
+	uint64_t t = emu_now();
+	account(w, cls, t - r.t_start, op <= IO_WRITE && r.res > 0 ? (uint64_t)r.res : 0, t);
+	return r.res;
+}
+
+/* Reap at least @min completions and account them. */
+static int reap(struct worker *w, unsigned min)
+{
+	int n = w->eng->getevents(w->eng_priv, min, w->qd, w->done);
+	if (n < 0)
+		return emu_fail(&w->pub, n, "waiting for I/O completions failed: %s", strerror(-n));
+	uint64_t t = w->now = emu_now();
+	for (int i = 0; i < n; i++) {
+		struct io_req *r = w->done[i];
+		if (!io_ok(r))
+			return io_error(w, r);
+		account(w, r->cls, t - r->t_start, r->op <= IO_WRITE ? r->len : 0, t);
+		w->free[w->nfree++] = r;
+	}
+	w->inflight -= (unsigned)n;
+	return 0;
+}
+
+/* Describe, fill and queue one request. 1: the emulator has no more I/O. */
+static int issue_one(struct worker *w, const struct emu_ops *emu, unsigned *queued)
+{
+	struct io_req *r = w->free[--w->nfree];
+	int rc = emu->next_io(&w->pub, r);
+	if (rc) {
+		w->free[w->nfree++] = r;
+		return rc;
+	}
+	if (r->op == IO_WRITE)
+		emu_fill(&w->pub, r->buf, r->len);
+	if (w->eng->flags & ENGINE_SYNC) {
+		r->t_start = emu_now();
+		rc = w->eng->queue(w->eng_priv, r);
+		uint64_t t = w->now = emu_now();
+		if (rc < 0)
+			return emu_fail(&w->pub, rc, "%s failed: %s", io_op_name(r->op), strerror(-rc));
+		if (!io_ok(r))
+			return io_error(w, r);
+		account(w, r->cls, t - r->t_start, r->op <= IO_WRITE ? r->len : 0, t);
+		w->free[w->nfree++] = r;
+		return 0;
+	}
+	rc = w->eng->queue(w->eng_priv, r);
+	if (rc < 0)
+		return emu_fail(&w->pub, rc, "queueing a %s failed: %s", io_op_name(r->op), strerror(-rc));
+	w->batch[(*queued)++] = r;
+	w->inflight++;
+	return 0;
+}
+
+/* Block-level loop: keep qd requests in flight, submit in batches. */
+static int loop_async(struct worker *w)
+{
+	const struct emu_ops *emu = w->pc->er->ops;
+	bool exhausted = false;
+
+	for (;;) {
+		bool stop = exhausted || stopping(w, w->now);
+		if (!stop) {
+			unsigned queued = 0;
+			while (w->nfree && !exhausted) {
+				int rc = issue_one(w, emu, &queued);
+				if (rc < 0)
+					return rc;
+				if (rc > 0)
+					exhausted = true;
+				if (w->eng->flags & ENGINE_SYNC && stopping(w, w->now))
+					break;
+			}
+			if (queued) {
+				uint64_t t = emu_now();
+				for (unsigned i = 0; i < queued; i++)
+					w->batch[i]->t_start = t;
+				int rc = w->eng->commit(w->eng_priv);
+				if (rc < 0)
+					return emu_fail(&w->pub, rc, "submitting I/O failed: %s", strerror(-rc));
+			}
+		}
+		if (!w->inflight) {
+			if (stop)
+				return 0;
+			continue;
+		}
+		int rc = reap(w, 1);
+		if (rc < 0)
+			return rc;
+	}
+}
+
+static int loop_step(struct worker *w)
+{
+	const struct emu_ops *emu = w->pc->er->ops;
+
+	while (!stopping(w, emu_now())) {
+		int rc = emu->step(&w->pub);
+		if (rc < 0) {
+			if (!atomic_load(&w->pc->failed))
+				emu_fail(&w->pub, rc, "%s: %s", emu->name, strerror(-rc));
+			return rc;
+		}
+		if (rc > 0)
+			break;
+	}
+	return 0;
+}
+
+void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct point_ctx *pc = w->pc;
+	const struct emu_ops *emu = pc->er->ops;
+	int rc = 0;
+
+	if (w->eng && w->eng->init)
+		rc = w->eng->init(w->eng_priv, w->qd);
+	if (rc)
+		emu_fail(&w->pub, rc, "engine '%s' could not start: %s", w->eng->name, strerror(-rc));
+	else if (emu->worker_init && (rc = emu->worker_init(&w->pub)) != 0 && !atomic_load(&pc->failed))
+		emu_fail(&w->pub, rc, "%s: worker set-up failed: %s", emu->name, strerror(-rc));
+	bool inited = rc == 0;
+
+	pthread_mutex_lock(&pc->gate_lock);
+	pc->gate_ready++;
+	pthread_cond_broadcast(&pc->gate_cv);
+	while (!pc->gate_go)
+		pthread_cond_wait(&pc->gate_cv, &pc->gate_lock);
+	pthread_mutex_unlock(&pc->gate_lock);
+	w->t_measure = pc->t_measure;
+	w->next_boundary = pc->t_measure + NSEC;
+	w->now = emu_now();
+	if (inited && !atomic_load(&pc->failed))
+		rc = emu->step ? loop_step(w) : loop_async(w);
+	/* drain what is still in flight so the engine can be torn down */
+	while (w->inflight && reap(w, w->inflight) == 0)
+		;
+	if (inited && emu->worker_fini)
+		emu->worker_fini(&w->pub);
+	if (w->eng && w->eng->release)
+		w->eng->release(w->eng_priv);
+	w->rc = rc;
+	return NULL;
+}

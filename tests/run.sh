@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Runs every unit test binary and every end-to-end script, counts the TAP
+# lines they print ("ok - ..." / "not ok - ..."), and ends with the line
+# "N passed, N failed". A program that exits non-zero without saying
+# "not ok" counts as one failure too. Exit status 1 if anything failed.
+#   APPIO     the binary under test (default ./appio)
+#   UNIT_DIR  where the unit test binaries are (default build/tests)
+#   ONLY      a substring: run only the tests whose name contains it
+set -u
+cd "$(dirname "$0")/.."
+export APPIO="${APPIO:-$PWD/appio}"
+UNIT_DIR="${UNIT_DIR:-$PWD/build/tests}"
+passed=0 failed=0 skipped=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+run_one() {  # NAME CMD...
+	local name=$1; shift
+	case "$name" in *"${ONLY:-}"*) ;; *) return ;; esac
+	echo "# $name"
+	local start=$SECONDS
+	"$@" >"$log" 2>&1
+	local rc=$?
+	local p f s
+	p=$(grep -c '^ok - ' "$log")
+	f=$(grep -c '^not ok - ' "$log")
+	s=$(grep -c '^ok - .*# skip' "$log")
+	grep -E '^(not ok|ok) - ' "$log" | sed 's/^/  /'
+	if [ "$f" -gt 0 ] || [ "$rc" -ne 0 ]; then
+		sed 's/^/  | /' "$log" | grep -v -E '^  \| (ok|not ok) - ' | tail -n 40
+	fi
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "  not ok - $name exited with status $rc"
+		f=1
+	fi
+	passed=$((passed + p - s)) failed=$((failed + f)) skipped=$((skipped + s))
+	echo "  ($((SECONDS - start)) s)"
+}
+
+for t in "$UNIT_DIR"/test_*; do
+	[ -x "$t" ] || continue
+	case "$t" in *.d) continue ;; esac
+	run_one "unit/$(basename "$t")" "$t"
+done
+for t in tests/e2e/t[0-9]*.sh; do
+	[ -f "$t" ] || continue
+	run_one "e2e/$(basename "$t" .sh)" bash "$t"
+done
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
