@@ -89,8 +89,10 @@ char *fmt_ns(double ns, char *buf, size_t len)
 		snprintf(buf, len, "%.2f ms", ns / 1e6);
 	else if (ns >= 1e4)
 		snprintf(buf, len, "%.0f us", ns / 1e3);
-	else
+	else if (ns >= 1e3)
 		snprintf(buf, len, "%.1f us", ns / 1e3);
+	else
+		snprintf(buf, len, "%.0f ns", ns);
 	return buf;
 }
 
