@@ -70,7 +70,7 @@ $(BUILD)/%.o: %.c
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(STD) $(CPPFLAGS) $(WARN) $(CFLAGS) -Itests/unit -o $@ $< $(LIB_OBJS) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(STD) $(CPPFLAGS) $(WARN) $(CFLAGS) -Isrc -Itests/unit -o $@ $< $(LIB_OBJS) $(LDFLAGS) $(LDLIBS)
 
 unit: $(UNIT_BINS)
 

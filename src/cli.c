@@ -12,6 +12,9 @@
 #include "appio/engine.h"
 #include "cli.h"
 
+/* The one mutable global: set by main()'s signal handler, read by the runner. */
+volatile sig_atomic_t cli_interrupted;
+
 _Noreturn void cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;

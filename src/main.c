@@ -1,6 +1,6 @@
 /*
  * main.c - entry point: installs the interrupt handler and dispatches to the
- * subcommands. The only mutable global is the signal flag.
+ * subcommands.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -9,8 +9,6 @@
 #include "appio/emulator.h"
 #include "cli.h"
 #include "version.h"
-
-volatile sig_atomic_t cli_interrupted;
 
 static void on_signal(int sig)
 {

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "appio/emulator.h"
+#include "fill.h"
 #include "worker.h"
 #include "xalloc.h"
 
@@ -71,10 +72,7 @@ int worker_alloc(struct worker *w, struct point_ctx *pc, unsigned id)
 		w->reqs[i].fd = er->target ? er->target->fd : -1;
 		w->free[w->nfree++] = &w->reqs[w->qd - 1 - i];
 	}
-	/* fully random once; emu_fill() then only perturbs each sector */
-	uint64_t *p = w->bufs;
-	for (size_t i = 0; i < w->qd * w->buf_size / 8; i++)
-		p[i] = rng_next(&w->fill_rng);
+	fill_random(&w->fill_rng, w->bufs, w->qd * w->buf_size);
 
 	if (pc->cfg->engine && pc->cfg->engine->priv_size)
 		w->eng_priv = xaligned(64, pc->cfg->engine->priv_size);
@@ -174,12 +172,7 @@ bool emu_stopping(const struct emu_worker *ew)
 
 void emu_fill(struct emu_worker *ew, void *buf, uint32_t len)
 {
-	struct worker *w = core_of(ew);
-	/* a fresh 8-byte word per 512-byte sector: no sector repeats, the rest stays random */
-	for (uint32_t off = 0; off + 8 <= len; off += 512) {
-		uint64_t v = rng_next(&w->fill_rng);
-		memcpy((char *)buf + off, &v, sizeof(v));
-	}
+	fill_refresh(&core_of(ew)->fill_rng, buf, len);
 }
 
 void *emu_buf(struct emu_worker *ew, unsigned i)
@@ -243,6 +236,16 @@ int64_t emu_io(struct emu_worker *ew, unsigned cls, unsigned op, int fd,
 	return r.res;
 }
 
+/* Check and account a finished request, and put it back on the free list. */
+static int complete(struct worker *w, struct io_req *r, uint64_t t)
+{
+	if (!io_ok(r))
+		return io_error(w, r);
+	account(w, r->cls, t - r->t_start, r->op <= IO_WRITE ? r->len : 0, t);
+	w->free[w->nfree++] = r;
+	return 0;
+}
+
 /* Reap at least @min completions and account them. */
 static int reap(struct worker *w, unsigned min)
 {
@@ -250,14 +253,12 @@ static int reap(struct worker *w, unsigned min)
 	if (n < 0)
 		return emu_fail(&w->pub, n, "waiting for I/O completions failed: %s", strerror(-n));
 	uint64_t t = w->now = emu_now();
-	for (int i = 0; i < n; i++) {
-		struct io_req *r = w->done[i];
-		if (!io_ok(r))
-			return io_error(w, r);
-		account(w, r->cls, t - r->t_start, r->op <= IO_WRITE ? r->len : 0, t);
-		w->free[w->nfree++] = r;
-	}
 	w->inflight -= (unsigned)n;
+	for (int i = 0; i < n; i++) {
+		int rc = complete(w, w->done[i], t);
+		if (rc)
+			return rc;
+	}
 	return 0;
 }
 
@@ -275,18 +276,17 @@ static int issue_one(struct worker *w, const struct emu_ops *emu, unsigned *queu
 	if (w->eng->flags & ENGINE_SYNC) {
 		r->t_start = emu_now();
 		rc = w->eng->queue(w->eng_priv, r);
-		uint64_t t = w->now = emu_now();
+		w->now = emu_now();
 		if (rc < 0)
 			return emu_fail(&w->pub, rc, "%s failed: %s", io_op_name(r->op), strerror(-rc));
-		if (!io_ok(r))
-			return io_error(w, r);
-		account(w, r->cls, t - r->t_start, r->op <= IO_WRITE ? r->len : 0, t);
-		w->free[w->nfree++] = r;
-		return 0;
+		return complete(w, r, w->now);
 	}
+	r->t_start = w->now;    /* restamped at commit; kept if queue() completes it */
 	rc = w->eng->queue(w->eng_priv, r);
 	if (rc < 0)
 		return emu_fail(&w->pub, rc, "queueing a %s failed: %s", io_op_name(r->op), strerror(-rc));
+	if (rc == ENGINE_COMPLETED)     /* an async engine may complete some ops at once */
+		return complete(w, r, w->now = emu_now());
 	w->batch[(*queued)++] = r;
 	w->inflight++;
 	return 0;
