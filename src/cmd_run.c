@@ -64,7 +64,7 @@ struct run_args {
 	struct run_opts ro;
 	void *eo;               /* emulator options */
 	uint64_t set;           /* run options given by the user, by row */
-	bool emu_size_set;
+	char *preset_words;     /* the preset's arguments, split; OPT_STR values point here */
 };
 
 static void print_help(const struct emu_ops *emu, const struct emu_preset *preset)
@@ -133,12 +133,13 @@ static bool given(const struct run_args *a, const char *name)
 /* Split a preset's "--a 1 --b 2" into words and apply them. */
 static void apply_preset(struct run_args *a)
 {
-	char *copy = xstrdup(a->preset->args), *words[64], *save = NULL;
+	char *words[64], *save = NULL;
 	int n = 0;
-	for (char *w = strtok_r(copy, " ", &save); w && n < 64; w = strtok_r(NULL, " ", &save))
+	a->preset_words = xstrdup(a->preset->args);
+	for (char *w = strtok_r(a->preset_words, " ", &save); w && n < 64;
+	     w = strtok_r(NULL, " ", &save))
 		words[n++] = w;
 	apply(a, words, n, false);
-	/* the words stay referenced by OPT_STR values: keep copy alive */
 }
 
 static void parse(struct run_args *a, int argc, char **argv)
@@ -295,5 +296,6 @@ int cmd_run(int argc, char **argv)
 	result_release(&res);
 	free(pts);
 	free(a.eo);
+	free(a.preset_words);
 	return status;
 }
