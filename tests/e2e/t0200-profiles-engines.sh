@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Every review profile runs on a small file with every engine, and the JSON
+# says what was asked: mix, sizes, ordering of percentiles, one series entry a second.
+. tests/e2e/lib.sh
+cd "$T"
+run() { "$APPIO" run "$@" >/dev/null 2>"$T/err" || { echo "    $(tail -1 "$T/err")"; return 1; }; }
+
+check "lay out a 64 MiB file" run 128k-seqwrite --target f.dat --size 64M --time 1 --json lay.json
+jq_check "layout time and bytes are reported" lay.json \
+	'.target | .created and .layout_bytes == 67108864 and .layout_s > 0 and .size == 67108864'
+for e in libaio io_uring sync null; do
+	check "8k-70-30 with $e" run 8k-70-30 --target f.dat --engine $e --time 2 --qd 4 --threads 2 --json $e.json
+	jq_check "$e: ops > 0" $e.json '.points[0].classes.total.ops > 0'
+	jq_check "$e: reads 70% within 2 points" $e.json \
+		'.points[0].classes | (.read.ops / .total.ops * 100) | (. > 68 and . < 72)'
+	jq_check "$e: p50 <= p99 <= max" $e.json \
+		'.points[0].classes.total.lat_ns | (.p50 <= .p99 and .p99 <= .p999 and .p999 <= .max and .min <= .p50)'
+	jq_check "$e: engine recorded" $e.json ".workload.engine == \"$e\""
+	jq_check "$e: a series entry per second" $e.json '.points[0] | (.series | length) == (.time_s | ceil)'
+	jq_check "$e: series ops add up to the point's ops" $e.json \
+		'.points[0] | ([.series[] | .classes.total.ops_per_s * .dur_s] | add) as $s | (($s - .classes.total.ops) | fabs) <= 1 + .classes.total.ops * 0.001'
+done
+
+for p in 4k-randread 4k-randwrite 8k-randread 8k-randwrite 128k-seqread 128k-seqwrite database email webserver; do
+	check "$p runs" run $p --target f.dat --time 1 --qd 2 --json $p.json
+	jq_check "$p: ops > 0" $p.json '.points[0].classes.total.ops > 0'
+done
+jq_check "database: 67% reads" database.json '.points[0].classes | (.read.ops / .total.ops * 100) | (. > 65 and . < 69)'
+jq_check "email: 50% reads" email.json '.points[0].classes | (.read.ops / .total.ops * 100) | (. > 48 and . < 52)'
+jq_check "4k-randwrite: only writes of 4 KiB" 4k-randwrite.json \
+	'.points[0].classes | .read.ops == 0 and .write.sizes == {"4096": .write.ops}'
+jq_check "128k-seqread: 128 KiB reads" 128k-seqread.json '.points[0].classes.read.sizes == {"131072": .points[0].classes.read.ops}'
+
+# the file-server mix, request by request
+check "fileserver runs" run fileserver --target f.dat --time 2 --qd 8 --json fs.json
+jq_check "fileserver: 80% reads" fs.json '.points[0].classes | (.read.ops / .total.ops * 100) | (. > 78 and . < 82)'
+jq_check "fileserver: mean request within 1% of the mix's 11,346 B" fs.json \
+	'.points[0].classes.total | (.bytes / .ops) | (. > 0.99 * 11345.92 and . < 1.01 * 11345.92)'
+jq_check "fileserver: transfer sizes follow the split within 1 point" fs.json '
+	.points[0].classes.total as $t | {"512":10,"1024":5,"2048":5,"4096":60,"8192":2,"16384":4,"32768":4,"65536":10}
+	| to_entries | all(. as $e | (($t.sizes[$e.key] // 0) / $t.ops * 100 - $e.value) | fabs < 1)'
+jq_check "webserver: mean request within 1% of its mix" webserver.json \
+	'.points[0].classes.read | (.bytes / .ops) | (. > 0.99 * 16035.84 and . < 1.01 * 16035.84)'
+
+# a sweep: one point per threads x qd, in order
+check "a threads x qd sweep" run 4k-randread --target f.dat --threads 1,2 --qd 1,4 --time 1 --json sweep.json
+jq_check "sweep: four points in order" sweep.json '[.points[] | [.threads, .qd]] == [[1,1],[1,4],[2,1],[2,4]]'
+jq_check "sweep: every point complete" sweep.json 'all(.points[]; .partial == false and .time_s == 1)'
+
+# the write-% sweep of the reviews
+check "a write-percentage sweep" run 8k-70-30 --target f.dat --write-sweep 0,50,100 --time 1 --json ws.json
+jq_check "write sweep: a point per percentage" ws.json '[.points[].write_pct] == [0,50,100]'
+jq_check "write sweep: 0% writes reads only" ws.json '.points[0].classes.write.ops == 0 and .points[0].classes.read.ops > 0'
+jq_check "write sweep: 100% writes writes only" ws.json '.points[2].classes.read.ops == 0 and .points[2].classes.write.ops > 0'
+jq_check "write sweep: 50% within 2 points" ws.json '.points[1].classes | (.write.ops / .total.ops * 100) | (. > 48 and . < 52)'
+
+# custom spec with a skewed distribution and buffered I/O
+check "custom zipf, buffered" run custom --target f.dat --bs 4k --read 50 --random 100 --dist zipf:1.2 --direct 0 --time 1 --json z.json
+jq_check "custom: options recorded" z.json '.workload.options | .dist == "zipf:1.2" and .direct == "0" and .read == "50"'
+check "custom sequential 1 MiB" run custom --target f.dat --bs 1M --read 100 --random 0 --time 1 --json seq.json
+jq_check "custom: 1 MiB reads" seq.json '.points[0].classes.read.sizes == {"1048576": .points[0].classes.read.ops}'
+
+# CSV series
+check "--csv writes the series" run 4k-randread --target f.dat --time 2 --csv s
+if [ -s s_total.csv ] && [ "$(wc -l < s_total.csv)" -eq 3 ] && head -1 s_total.csv | grep -q '^point,threads,qd,write_pct,second,ops_per_s'; then
+	ok "csv: header and one row a second"; else not_ok "csv: header and one row a second"; fi
+
+# the same seed gives the same choices
+check "seeded run 1" run 4k-randread --target f.dat --engine null --time 1 --seed 7 --json s1.json
+jq_check "the seed is recorded" s1.json '.seed == 7'
+finish
