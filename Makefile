@@ -4,7 +4,8 @@
 #   make asan       build ./appio-asan and run the whole suite under ASan+UBSan
 #   make bench      appio against fio side by side (scripts/bench-vs-fio.sh)
 #   make install    install to $(PREFIX)/bin
-#   make check      install missing Debian packages (needs root), then make test
+#   make check      the README's test command: install missing Debian packages
+#                   (needs root), then make test and make asan
 
 CC       ?= cc
 PREFIX   ?= /usr/local
@@ -86,8 +87,9 @@ bench: $(BIN)
 	scripts/bench-vs-fio.sh
 
 check:
-	scripts/install-deps.sh
+	scripts/install-deps.sh --test
 	$(MAKE) test
+	$(MAKE) asan
 
 install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/appio

@@ -1,0 +1,577 @@
+/*
+ * test_opt.c - the option parsers, opt_set/opt_format round trips, error
+ * messages, defaults and --help, against a table with one row of every type.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "appio/opt.h"
+#include "check.h"
+
+struct topts {
+	bool flag;
+	uint64_t count;
+	uint64_t size;
+	unsigned pct;
+	double rate;
+	const char *name;
+	int engine;
+	struct opt_ulist qd;
+	struct opt_ulist sizes;
+	struct opt_split bs;
+	struct opt_dist dist;
+};
+
+static const char *const engines[] = { "sync", "libaio", "io_uring", "null", NULL };
+
+static const struct opt_def tab[] = {
+	{ "flag", OPT_BOOL, offsetof(struct topts, flag), "0", "a switch" },
+	{ "threads", OPT_UINT, offsetof(struct topts, count), "1", "workers",
+	  .min = 1, .max = 4096 },
+	{ "size", OPT_SIZE, offsetof(struct topts, size), "1G", "bytes to touch" },
+	{ "rwmix", OPT_PCT, offsetof(struct topts, pct), "70", "reads in percent" },
+	{ "rate", OPT_DOUBLE, offsetof(struct topts, rate), "0.5", "a ratio" },
+	{ "name", OPT_STR, offsetof(struct topts, name), NULL, "a label" },
+	{ "engine", OPT_ENUM, offsetof(struct topts, engine), "sync", "I/O engine",
+	  .choices = engines },
+	{ "qd", OPT_ULIST, offsetof(struct topts, qd), "1,4,16", "queue depths",
+	  .min = 1, .max = 4096 },
+	{ "sizes", OPT_SIZELIST, offsetof(struct topts, sizes), "4k,1M", "sizes",
+	  .min = 512, .max = 1 << 20 },
+	{ "bs", OPT_SPLIT, offsetof(struct topts, bs), "4k", "block sizes" },
+	{ "dist", OPT_DIST, offsetof(struct topts, dist), "zipf:1.2", "offsets" },
+	OPT_END,
+};
+
+static void size_ok(const char *s, uint64_t want)
+{
+	uint64_t v = 0;
+	int rc = parse_size(s, &v);
+	CHECK(rc == 0 && v == want, "'%s': rc %d value %llu, want %llu", s, rc,
+	      (unsigned long long)v, (unsigned long long)want);
+}
+
+static void size_bad(const char *s, int want)
+{
+	uint64_t v = 12345;
+	int rc = parse_size(s, &v);
+	CHECK(rc == want && v == 12345, "'%s': rc %d (want %d), value %llu", s, rc, want,
+	      (unsigned long long)v);
+}
+
+static void test_parse_size(void)
+{
+	size_ok("0", 0);
+	size_ok("4096", 4096);
+	size_ok("4k", 4096);
+	size_ok("4K", 4096);
+	size_ok("4KiB", 4096);
+	size_ok("4kb", 4096);
+	size_ok("4kB", 4096);
+	size_ok("1M", 1 << 20);
+	size_ok("1MiB", 1 << 20);
+	size_ok("1m", 1 << 20);
+	size_ok("2G", UINT64_C(2) << 30);
+	size_ok("1T", UINT64_C(1) << 40);
+	size_ok("1.5M", 1572864);
+	size_ok("0.5k", 512);
+	size_ok("1.25k", 1280);
+	size_ok("1.500000k", 1536);
+	size_ok("0.0009765625M", 1024);         /* 2^-10 M: ten fraction digits */
+	size_ok("007", 7);
+	size_ok("16777215T", UINT64_C(16777215) << 40);
+	size_ok("18446744073709551615", UINT64_MAX);
+
+	size_bad("", -EINVAL);
+	size_bad("-1", -EINVAL);
+	size_bad("+1", -EINVAL);
+	size_bad("12Q", -EINVAL);
+	size_bad("4kk", -EINVAL);
+	size_bad(" 4k", -EINVAL);
+	size_bad("4k ", -EINVAL);
+	size_bad("4 k", -EINVAL);
+	size_bad("0x10", -EINVAL);
+	size_bad("512b", -EINVAL);              /* plain numbers are bytes already */
+	size_bad("k", -EINVAL);
+	size_bad("1.5", -EINVAL);               /* fractions need a unit */
+	size_bad("1.k", -EINVAL);
+	size_bad(".5k", -EINVAL);
+	size_bad("1.0001k", -EINVAL);           /* not a whole number of bytes */
+	size_bad("4kiBB", -EINVAL);
+	size_bad("4ib", -EINVAL);
+	size_bad("1P", -EINVAL);
+	size_bad("18446744073709551616", -ERANGE);
+	size_bad("16777216T", -ERANGE);
+	size_bad("99999999999999999999999T", -ERANGE);
+	CHECK(parse_size(NULL, &(uint64_t){ 0 }) == -EINVAL, "NULL accepted");
+}
+
+static void test_parse_uint(void)
+{
+	uint64_t v;
+
+	CHECK(parse_uint("0", &v) == 0 && v == 0, "0");
+	CHECK(parse_uint("4096", &v) == 0 && v == 4096, "4096");
+	CHECK(parse_uint("18446744073709551615", &v) == 0 && v == UINT64_MAX, "max");
+	CHECK(parse_uint("18446744073709551616", &v) == -ERANGE, "max + 1");
+	CHECK(parse_uint("4k", &v) == -EINVAL, "4k is not a plain number");
+	CHECK(parse_uint("-1", &v) == -EINVAL, "-1");
+	CHECK(parse_uint("+1", &v) == -EINVAL, "+1");
+	CHECK(parse_uint("", &v) == -EINVAL, "empty");
+	CHECK(parse_uint(" 1", &v) == -EINVAL, "leading space");
+	CHECK(parse_uint("0x10", &v) == -EINVAL, "hex");
+}
+
+static void test_parse_ulist(void)
+{
+	struct opt_ulist l;
+	char big[OPT_LIST_MAX * 3 + 8] = "";
+
+	CHECK(parse_ulist("1", false, &l) == 0 && l.n == 1 && l.v[0] == 1, "single");
+	CHECK(parse_ulist("2,4,8,16,32", false, &l) == 0 && l.n == 5 &&
+	      l.v[0] == 2 && l.v[4] == 32, "five");
+	CHECK(parse_ulist("4k,1M", true, &l) == 0 && l.n == 2 &&
+	      l.v[0] == 4096 && l.v[1] == 1 << 20, "sizes");
+	CHECK(parse_ulist("4k", false, &l) == -EINVAL, "size in a number list");
+	CHECK(parse_ulist("", false, &l) == -EINVAL, "empty");
+	CHECK(parse_ulist("1,,2", false, &l) == -EINVAL, "empty element");
+	CHECK(parse_ulist("1,", false, &l) == -EINVAL, "trailing comma");
+	CHECK(parse_ulist(",1", false, &l) == -EINVAL, "leading comma");
+	CHECK(parse_ulist("1, 2", false, &l) == -EINVAL, "space");
+	CHECK(parse_ulist("1-4", false, &l) == -EINVAL, "ranges are not supported");
+	CHECK(parse_ulist("1,99999999999999999999", false, &l) == -ERANGE, "overflow");
+
+	for (int i = 0; i < OPT_LIST_MAX; i++)
+		strcat(big, i ? ",1" : "1");
+	CHECK(parse_ulist(big, false, &l) == 0 && l.n == OPT_LIST_MAX, "exactly the maximum");
+	strcat(big, ",1");
+	CHECK(parse_ulist(big, false, &l) == -EINVAL, "one over the maximum");
+}
+
+static void test_parse_split(void)
+{
+	/* the fileserver mix */
+	static const char *fs = "512/10:1k/5:2k/5:4k/60:8k/2:16k/4:32k/4:64k/10";
+	struct opt_split sp;
+	unsigned sum = 0;
+	double mean = 0;
+
+	CHECK(parse_split("4k", &sp) == 0 && sp.n == 1 && sp.bs[0] == 4096 &&
+	      sp.pct[0] == 100, "single size");
+	CHECK(parse_split("4k/100", &sp) == 0 && sp.n == 1, "single pair");
+	CHECK(parse_split("512/10:1k/5:4k/85", &sp) == 0 && sp.n == 3 &&
+	      sp.bs[1] == 1024 && sp.pct[2] == 85, "three pairs");
+	CHECK(parse_split(fs, &sp) == 0 && sp.n == 8, "fileserver: %u entries", sp.n);
+	for (unsigned i = 0; i < sp.n; i++) {
+		sum += sp.pct[i];
+		mean += sp.bs[i] * sp.pct[i] / 100.0;
+	}
+	CHECK(sum == 100, "fileserver weights sum to %u", sum);
+	/* 51.2 + 51.2 + 102.4 + 2457.6 + 163.84 + 655.36 + 1310.72 + 6553.6 */
+	CHECK(fabs(mean - 11345.92) < 1e-6, "fileserver mean %.3f, want 11345.92", mean);
+
+	CHECK(parse_split("512/10:4k/85", &sp) == -EINVAL, "sum 95");
+	CHECK(parse_split("512/10:4k/91", &sp) == -EINVAL, "sum 101");
+	CHECK(parse_split("4k/50", &sp) == -EINVAL, "single pair not 100");
+	CHECK(parse_split("4k/50:4096/50", &sp) == -EINVAL, "duplicate size");
+	CHECK(parse_split("0/100", &sp) == -EINVAL, "size 0");
+	CHECK(parse_split("4k/0:8k/100", &sp) == -EINVAL, "weight 0");
+	CHECK(parse_split("4k/101", &sp) == -EINVAL, "weight 101");
+	CHECK(parse_split("4k/18446744073709551716", &sp) == -EINVAL, "weight overflows to 100");
+	CHECK(parse_split("4k/x", &sp) == -EINVAL, "weight x");
+	CHECK(parse_split("4k/", &sp) == -EINVAL, "empty weight");
+	CHECK(parse_split("/100", &sp) == -EINVAL, "empty size");
+	CHECK(parse_split("4k/50/50", &sp) == -EINVAL, "two slashes");
+	CHECK(parse_split("4k/50:8k", &sp) == -EINVAL, "missing weight");
+	CHECK(parse_split("4k/5.5:8k/94.5", &sp) == -EINVAL, "fractional weight");
+	CHECK(parse_split("4k/50:", &sp) == -EINVAL, "trailing colon");
+	CHECK(parse_split("", &sp) == -EINVAL, "empty");
+	CHECK(parse_split("4G/100", &sp) == -ERANGE, "4G does not fit in 32 bits");
+	CHECK(parse_split("12Q/100", &sp) == -EINVAL, "bad size");
+}
+
+/* @n distinct sizes whose weights sum to 100 (n between 25 and 100). */
+static void build_split(char *s, int n)
+{
+	int big = 100 - 3 * n;          /* that many weights of 4, the rest 3 */
+
+	s[0] = '\0';
+	for (int i = 0; i < n; i++)
+		sprintf(s + strlen(s), "%s%dk/%d", i ? ":" : "", i + 1, i < big ? 4 : 3);
+}
+
+static void test_parse_split_max(void)
+{
+	char s[OPT_SPLIT_MAX * 16];
+	struct opt_split sp;
+
+	build_split(s, OPT_SPLIT_MAX);
+	CHECK(parse_split(s, &sp) == 0 && sp.n == OPT_SPLIT_MAX, "%d entries: '%s'",
+	      OPT_SPLIT_MAX, s);
+	build_split(s, OPT_SPLIT_MAX + 1);
+	CHECK(parse_split(s, &sp) == -EINVAL, "%d entries accepted", OPT_SPLIT_MAX + 1);
+}
+
+static void test_parse_dist(void)
+{
+	struct opt_dist d;
+
+	CHECK(parse_dist("uniform", &d) == 0 && d.kind == DIST_UNIFORM, "uniform");
+	CHECK(parse_dist("zipf:1.2", &d) == 0 && d.kind == DIST_ZIPF && d.param == 1.2, "zipf");
+	CHECK(parse_dist("zipf:0.8", &d) == 0 && d.param == 0.8, "zipf below 1");
+	CHECK(parse_dist("pareto:0.9", &d) == 0 && d.kind == DIST_PARETO && d.param == 0.9,
+	      "pareto");
+	CHECK(parse_dist("normal:10", &d) == 0 && d.kind == DIST_NORMAL && d.param == 10,
+	      "normal");
+	CHECK(parse_dist("normal:100", &d) == 0, "normal 100");
+
+	static const char *const bad[] = {
+		"", "foo", "uniform:1", "zipf", "zipf:", "zipf:0", "zipf:1", "zipf:-1",
+		"zipf:x", "zipf:1.2x", "zipf: 1.2", "zipf:nan", "zipf:inf", "pareto:0",
+		"pareto:1", "pareto:1.5", "normal:0", "normal:-5", "normal:101", "Zipf:1.2",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(parse_dist(bad[i], &d) == -EINVAL, "'%s' accepted", bad[i]);
+}
+
+static void test_fmt_size(void)
+{
+	static const struct { uint64_t v; const char *s; } cases[] = {
+		{ 0, "0" }, { 1, "1" }, { 512, "512" }, { 1536, "1536" }, { 4096, "4k" },
+		{ 1048576, "1M" }, { 3221225472u, "3G" }, { UINT64_C(1) << 40, "1T" },
+		{ UINT64_C(1) << 50, "1024T" }, { 1025 * 1024, "1025k" },
+	};
+	char buf[32];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fmt_size(cases[i].v, buf, sizeof(buf));
+		CHECK(!strcmp(buf, cases[i].s), "%llu -> '%s', want '%s'",
+		      (unsigned long long)cases[i].v, buf, cases[i].s);
+	}
+
+	/* every value reads back, including ones that need no unit */
+	uint64_t x = 0x243f6a8885a308d3u;
+	for (int i = 0; i < 10000; i++) {
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		uint64_t v = x >> (i % 64);
+		v &= ~((UINT64_C(1) << (i % 43)) - 1);  /* many trailing zeros too */
+		uint64_t back = 0;
+		fmt_size(v, buf, sizeof(buf));
+		CHECK(parse_size(buf, &back) == 0 && back == v, "%llu -> '%s' -> %llu",
+		      (unsigned long long)v, buf, (unsigned long long)back);
+	}
+}
+
+static void set_ok(struct topts *t, const char *name, const char *val)
+{
+	char err[512] = "";
+	int rc = opt_set(opt_find(tab, name), t, val, err, sizeof(err));
+	CHECK(rc == 0, "--%s '%s': %s", name, val ? val : "(null)", err);
+}
+
+/*
+ * Format @name, parse that text into @back, format again: same text. @text
+ * must outlive @back, whose OPT_STR field points into it.
+ */
+static void round_trip(const struct topts *t, const char *name, struct topts *back,
+		       char *text, size_t len)
+{
+	const struct opt_def *o = opt_find(tab, name);
+	char again[1024], err[512] = "";
+
+	opt_format(o, t, text, len);
+	int rc = opt_set(o, back, text, err, sizeof(err));
+	CHECK(rc == 0, "--%s: '%s' does not parse: %s", name, text, err);
+	opt_format(o, back, again, sizeof(again));
+	CHECK(!strcmp(text, again), "--%s: '%s' came back as '%s'", name, text, again);
+}
+
+static bool same_list(const struct opt_ulist *a, const struct opt_ulist *b)
+{
+	return a->n == b->n && !memcmp(a->v, b->v, a->n * sizeof(a->v[0]));
+}
+
+static bool same_split(const struct opt_split *a, const struct opt_split *b)
+{
+	return a->n == b->n && !memcmp(a->bs, b->bs, a->n * sizeof(a->bs[0])) &&
+	       !memcmp(a->pct, b->pct, a->n * sizeof(a->pct[0]));
+}
+
+/* Every field of @a equals @b, compared by value, not by padding bytes. */
+static void check_same(const struct topts *a, const struct topts *b, const char *what)
+{
+	CHECK(a->flag == b->flag, "%s: flag", what);
+	CHECK(a->count == b->count, "%s: count", what);
+	CHECK(a->size == b->size, "%s: size", what);
+	CHECK(a->pct == b->pct, "%s: pct", what);
+	CHECK(a->rate == b->rate, "%s: rate %.17g vs %.17g", what, a->rate, b->rate);
+	CHECK((!a->name && !b->name) || (a->name && b->name && !strcmp(a->name, b->name)),
+	      "%s: name", what);
+	CHECK(a->engine == b->engine, "%s: engine", what);
+	CHECK(same_list(&a->qd, &b->qd), "%s: qd", what);
+	CHECK(same_list(&a->sizes, &b->sizes), "%s: sizes", what);
+	CHECK(same_split(&a->bs, &b->bs), "%s: bs", what);
+	CHECK(a->dist.kind == b->dist.kind && a->dist.param == b->dist.param, "%s: dist", what);
+}
+
+static void round_trip_all(const struct topts *t, const char *what)
+{
+	static char texts[16][1024];
+	struct topts back;
+
+	memset(&back, 0, sizeof(back));
+	back.name = "";
+	for (int i = 0; tab[i].name; i++)
+		round_trip(t, tab[i].name, &back, texts[i], sizeof(texts[i]));
+	check_same(t, &back, what);
+}
+
+static void test_round_trip(void)
+{
+	static const char *const cases[][11] = {
+		{ "1", "1", "4096", "0", "0.1", "db", "sync", "1", "512", "4k", "uniform" },
+		{ "off", "4096", "1.5M", "100", "0.333333333333333314829616256247", "",
+		  "null", "1,2,4,8,16,32", "4k,64k,1M", "512/10:1k/5:2k/5:4k/60:8k/2:16k/4:32k/4:64k/10",
+		  "zipf:1.2" },
+		{ "yes", "17", "18446744073709551615", "55", "1e300", "x y", "io_uring",
+		  "4096,1", "512,1536", "1536/50:3G/50", "pareto:0.9" },
+		{ NULL, "4000", "0", "1", "-2.5e-300", "a", "libaio", "7", "1M",
+		  "4k/99:8k/1", "normal:12.345678901" },
+	};
+	struct topts t;
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		memset(&t, 0, sizeof(t));
+		for (int i = 0; tab[i].name; i++)
+			set_ok(&t, tab[i].name, cases[c][i]);
+		round_trip_all(&t, cases[c][4]);
+	}
+}
+
+static void test_format(void)
+{
+	struct topts t;
+	char buf[256];
+
+	memset(&t, 0, sizeof(t));
+	set_ok(&t, "bs", "512/10:1k/5:4k/85");
+	CHECK(!strcmp(opt_format(opt_find(tab, "bs"), &t, buf, sizeof(buf)), "512/10:1k/5:4k/85"),
+	      "split '%s'", buf);
+	set_ok(&t, "bs", "4096/100");
+	CHECK(!strcmp(opt_format(opt_find(tab, "bs"), &t, buf, sizeof(buf)), "4k"), "'%s'", buf);
+	set_ok(&t, "sizes", "4096,1048576");
+	CHECK(!strcmp(opt_format(opt_find(tab, "sizes"), &t, buf, sizeof(buf)), "4k,1M"),
+	      "sizes '%s'", buf);
+	set_ok(&t, "dist", "zipf:1.2");
+	CHECK(!strcmp(opt_format(opt_find(tab, "dist"), &t, buf, sizeof(buf)), "zipf:1.2"),
+	      "dist '%s'", buf);
+	set_ok(&t, "rate", "0.1");
+	CHECK(!strcmp(opt_format(opt_find(tab, "rate"), &t, buf, sizeof(buf)), "0.1"),
+	      "double '%s'", buf);
+	set_ok(&t, "flag", NULL);
+	CHECK(!strcmp(opt_format(opt_find(tab, "flag"), &t, buf, sizeof(buf)), "1"),
+	      "bool '%s'", buf);
+	set_ok(&t, "engine", "io_uring");
+	CHECK(!strcmp(opt_format(opt_find(tab, "engine"), &t, buf, sizeof(buf)), "io_uring"),
+	      "enum '%s'", buf);
+	t.name = NULL;
+	CHECK(!strcmp(opt_format(opt_find(tab, "name"), &t, buf, sizeof(buf)), ""),
+	      "NULL string '%s'", buf);
+	/* a short buffer is truncated and terminated, never overrun */
+	set_ok(&t, "qd", "1,2,4,8,16,32,64,128");
+	opt_format(opt_find(tab, "qd"), &t, buf, 6);
+	CHECK(!strcmp(buf, "1,2,4"), "truncated '%s'", buf);
+}
+
+static void test_bool(void)
+{
+	static const char *const yes[] = { "1", "yes", "on", "true", "YES", "True" };
+	static const char *const no[] = { "0", "no", "off", "false", "OFF" };
+	const struct opt_def *o = opt_find(tab, "flag");
+	struct topts t;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		t.flag = false;
+		CHECK(opt_set(o, &t, yes[i], err, sizeof(err)) == 0 && t.flag, "'%s'", yes[i]);
+	}
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+		t.flag = true;
+		CHECK(opt_set(o, &t, no[i], err, sizeof(err)) == 0 && !t.flag, "'%s'", no[i]);
+	}
+	CHECK(opt_set(o, &t, "maybe", err, sizeof(err)) == -EINVAL, "maybe accepted");
+	CHECK(opt_set(o, &t, "", err, sizeof(err)) == -EINVAL, "empty accepted");
+}
+
+/* opt_set must fail, leave the field alone, and say @parts (all of them). */
+static void set_bad(const char *name, const char *val, const char *const *parts)
+{
+	struct topts t, before;
+	char err[512] = "";
+
+	memset(&t, 0xa5, sizeof(t));
+	before = t;
+	int rc = opt_set(opt_find(tab, name), &t, val, err, sizeof(err));
+	CHECK(rc == -EINVAL, "--%s '%s': rc %d", name, val ? val : "(null)", rc);
+	CHECK(!memcmp(&t, &before, sizeof(t)), "--%s '%s' changed the struct", name,
+	      val ? val : "(null)");
+	CHECK(!strchr(err, '\n'), "message has a newline: %s", err);
+	for (; *parts; parts++)
+		CHECK(strstr(err, *parts), "--%s '%s': '%s' not in: %s", name,
+		      val ? val : "(null)", *parts, err);
+}
+
+#define PARTS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static void test_errors(void)
+{
+	set_bad("size", "12Q", PARTS("--size: invalid size '12Q' (expected a number with an "
+				     "optional k, M, G or T suffix, e.g. 4k or 1G)"));
+	set_bad("size", "99999999999T", PARTS("--size: ", "too large", "99999999999T"));
+	set_bad("size", NULL, PARTS("--size: missing value"));
+	set_bad("threads", "0", PARTS("--threads: '0' is out of range (expected 1 to 4096)"));
+	set_bad("threads", "4097", PARTS("--threads: '4097' is out of range"));
+	set_bad("threads", "two", PARTS("--threads: invalid number 'two'", "decimal"));
+	set_bad("engine", "foo", PARTS("--engine: unknown value 'foo' (expected one of: sync, "
+				       "libaio, io_uring, null)"));
+	set_bad("bs", "512/10:4k/85", PARTS("--bs: weights sum to 95, not 100 (expected "
+					    "SIZE/PCT pairs such as 512/10:4k/90)"));
+	set_bad("bs", "4k/50:4096/50", PARTS("--bs: ", "'4k' appears twice"));
+	set_bad("bs", "0/100", PARTS("--bs: ", "0"));
+	set_bad("bs", "4k/0:8k/100", PARTS("--bs: ", "weight '0'"));
+	set_bad("rwmix", "101", PARTS("--rwmix: '101' is out of range", "0 to 100"));
+	set_bad("rwmix", "x", PARTS("--rwmix: ", "'x'", "percentage"));
+	set_bad("rate", "fast", PARTS("--rate: invalid number 'fast'"));
+	set_bad("rate", "1e999", PARTS("--rate: "));
+	set_bad("flag", "maybe", PARTS("--flag: invalid value 'maybe'", "yes, no"));
+	set_bad("qd", "1,,2", PARTS("--qd: ", "''", "comma-separated numbers"));
+	set_bad("qd", "1,8192", PARTS("--qd: '8192' is out of range (expected 1 to 4096)"));
+	set_bad("sizes", "4k,256", PARTS("--sizes: '256' is out of range (expected 512 to 1M)"));
+	set_bad("sizes", "4k,2M", PARTS("--sizes: '2M' is out of range"));
+	set_bad("dist", "zipf:1", PARTS("--dist: ", "zipf", "THETA"));
+	set_bad("dist", "gauss", PARTS("--dist: unknown distribution 'gauss'", "normal:SIGMA"));
+}
+
+static void test_errlen(void)
+{
+	struct topts t;
+	char err[8];
+
+	memset(err, 'x', sizeof(err));
+	CHECK(opt_set(opt_find(tab, "size"), &t, "12Q", err, 6) == -EINVAL, "accepted");
+	CHECK(!strcmp(err, "--siz") && err[6] == 'x', "short buffer: '%.8s'", err);
+	CHECK(opt_set(opt_find(tab, "size"), &t, "12Q", NULL, 0) == -EINVAL, "NULL err");
+}
+
+static void test_bounds(void)
+{
+	static const struct opt_def b[] = {
+		{ "lo", OPT_UINT, offsetof(struct topts, count), NULL, "min only", .min = 2 },
+		{ "any", OPT_SIZE, offsetof(struct topts, size), NULL, "unbounded" },
+		OPT_END,
+	};
+	struct topts t;
+	char err[256];
+
+	CHECK(opt_set(&b[0], &t, "2", err, sizeof(err)) == 0 && t.count == 2, "min");
+	CHECK(opt_set(&b[0], &t, "18446744073709551615", err, sizeof(err)) == 0, "max 0");
+	CHECK(opt_set(&b[0], &t, "1", err, sizeof(err)) == -EINVAL, "below min");
+	CHECK(strstr(err, "expected at least 2"), "%s", err);
+	CHECK(opt_set(&b[1], &t, "0", err, sizeof(err)) == 0 && t.size == 0, "size 0");
+	CHECK(opt_set(&b[1], &t, "16777215T", err, sizeof(err)) == 0, "huge size");
+	CHECK(opt_set(&tab[1], &t, "4096", err, sizeof(err)) == 0 && t.count == 4096, "at max");
+	CHECK(opt_set(&tab[8], &t, "512,1M", err, sizeof(err)) == 0, "list at bounds");
+}
+
+static void test_defaults(void)
+{
+	struct topts t;
+	char err[256] = "";
+
+	memset(&t, 0xa5, sizeof(t));
+	CHECK(opt_defaults(tab, &t, err, sizeof(err)) == 0, "%s", err);
+	CHECK(!t.flag && t.count == 1 && t.size == UINT64_C(1) << 30 && t.pct == 70, "scalars");
+	CHECK(t.rate == 0.5 && t.name == NULL && t.engine == 0, "rate, name, engine");
+	CHECK(t.qd.n == 3 && t.qd.v[2] == 16 && t.sizes.n == 2 && t.sizes.v[1] == 1 << 20,
+	      "lists");
+	CHECK(t.bs.n == 1 && t.bs.bs[0] == 4096 && t.bs.pct[0] == 100, "split");
+	CHECK(t.dist.kind == DIST_ZIPF && t.dist.param == 1.2, "dist");
+
+	static const struct opt_def broken[] = {
+		{ "threads", OPT_UINT, offsetof(struct topts, count), "0", "workers", .min = 1 },
+		OPT_END,
+	};
+	CHECK(opt_defaults(broken, &t, err, sizeof(err)) == -EINVAL, "broken default accepted");
+	CHECK(strstr(err, "--threads") && strstr(err, "default"), "message: %s", err);
+}
+
+static void test_find(void)
+{
+	CHECK(opt_find(tab, "bs") == &tab[9], "bs");
+	CHECK(opt_find(tab, "nope") == NULL, "nope");
+	CHECK(opt_find(tab, "b") == NULL, "no prefix matching");
+	CHECK(opt_find(tab, NULL) == NULL, "NULL");
+}
+
+static void test_help(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	opt_help(f, tab);
+	fclose(f);
+	CHECK(strstr(text, "  --size SIZE "), "size metavar:\n%s", text);
+	CHECK(strstr(text, "  --threads N "), "uint metavar");
+	CHECK(strstr(text, "  --rwmix PCT "), "pct metavar");
+	CHECK(strstr(text, "  --qd LIST "), "list metavar");
+	CHECK(strstr(text, "  --bs SPLIT "), "split metavar");
+	CHECK(strstr(text, "  --dist DIST "), "dist metavar");
+	CHECK(strstr(text, "  --engine sync|libaio|io_uring|null "), "enum metavar");
+	CHECK(strstr(text, "  --flag  "), "bool has no metavar");
+	CHECK(strstr(text, "bytes to touch (default: 1G)\n"), "default shown");
+	CHECK(strstr(text, "a label\n"), "no default for NULL");
+
+	/* one line per row, and the help texts start in one column */
+	int lines = 0, col = -1;
+	bool aligned = true;
+	for (char *line = text; *line; lines++) {
+		char *nl = strchr(line, '\n');
+		char *h = strstr(line, "bytes to touch");
+		if (!h)
+			h = strstr(line, "workers");
+		if (h && h < nl) {
+			if (col >= 0 && col != h - line)
+				aligned = false;
+			col = (int)(h - line);
+		}
+		line = nl + 1;
+	}
+	CHECK(lines == 11, "%d lines", lines);
+	CHECK(aligned, "help text not aligned:\n%s", text);
+	free(text);
+}
+
+int main(void)
+{
+	RUN(test_parse_size);
+	RUN(test_parse_uint);
+	RUN(test_parse_ulist);
+	RUN(test_parse_split);
+	RUN(test_parse_split_max);
+	RUN(test_parse_dist);
+	RUN(test_fmt_size);
+	RUN(test_round_trip);
+	RUN(test_format);
+	RUN(test_bool);
+	RUN(test_errors);
+	RUN(test_errlen);
+	RUN(test_bounds);
+	RUN(test_defaults);
+	RUN(test_find);
+	RUN(test_help);
+	return check_done();
+}
