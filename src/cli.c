@@ -32,8 +32,10 @@ int cli_finish(const struct result *res, int rc, const char *err,
 	char werr[512];
 	int status = 0;
 
-	result_print_table(res, stdout);
-	fflush(stdout);
+	/* with the JSON document on stdout, the table goes to stderr */
+	FILE *out = json_path && !strcmp(json_path, "-") ? stderr : stdout;
+	result_print_table(res, out);
+	fflush(out);
 	if (json_path && result_write_json(res, json_path, werr, sizeof(werr))) {
 		fprintf(stderr, "appio: %s\n", werr);
 		status = 1;

@@ -251,6 +251,16 @@ static void json_point(FILE *f, const struct result *r, const struct point_resul
 		fprintf(f, ": %llu", (unsigned long long)p->counters[k]);
 	}
 	fputc('}', f);
+	if (p->dev.valid) {
+		const struct dev_stats *d = &p->dev;
+		fprintf(f, ",\n     \"device\": {\"reads\": %llu, \"read_bytes\": %llu, \"writes\": %llu, "
+			"\"write_bytes\": %llu, \"flushes\": %llu, \"busy_pct\": ",
+			(unsigned long long)d->reads, (unsigned long long)d->read_bytes,
+			(unsigned long long)d->writes, (unsigned long long)d->write_bytes,
+			(unsigned long long)d->flushes);
+		json_num(f, p->time_s > 0 ? round((double)d->busy_ms / (p->time_s * 10) * 10) / 10 : 0);
+		fputc('}', f);
+	}
 	json_series(f, p);
 	fputc('}', f);
 }

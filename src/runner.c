@@ -83,8 +83,45 @@ static void progress(const struct point_ctx *pc, const struct series *s,
 }
 
 /* The runner's side while the workers run: time, interrupts, series, progress. */
+/* The device's counters now; -errno when there are none to read. */
+static int read_dev_stats(const struct target *t, struct dev_stats *d)
+{
+	char path[160];
+	unsigned long long v[17] = { 0 };
+
+	if (!t || !*t->dev)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "/sys/class/block/%s/stat", t->dev);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	int n = 0;
+	while (n < 17 && fscanf(f, "%llu", &v[n]) == 1)
+		n++;
+	fclose(f);
+	if (n < 11)
+		return -EINVAL;
+	/* fields: reads, merges, sectors, ms, writes, merges, sectors, ms, in flight, busy ms, ...,
+	   and from Linux 5.5 on, flushes as field 15 (0-based) */
+	*d = (struct dev_stats){
+		.valid = true, .reads = v[0], .read_bytes = v[2] * 512, .writes = v[4],
+		.write_bytes = v[6] * 512, .busy_ms = v[9], .flushes = n >= 17 ? v[15] : 0,
+	};
+	return 0;
+}
+
+static struct dev_stats dev_stats_delta(const struct dev_stats *a, const struct dev_stats *b)
+{
+	return (struct dev_stats){
+		.valid = true, .reads = b->reads - a->reads,
+		.read_bytes = b->read_bytes - a->read_bytes, .writes = b->writes - a->writes,
+		.write_bytes = b->write_bytes - a->write_bytes, .flushes = b->flushes - a->flushes,
+		.busy_ms = b->busy_ms - a->busy_ms,
+	};
+}
+
 static bool supervise(struct point_ctx *pc, struct worker *w, unsigned nw,
-		      struct series *s, unsigned idx, unsigned npoints)
+		      struct series *s, unsigned idx, unsigned npoints, struct dev_stats *dev0)
 {
 	const struct run_config *cfg = pc->cfg;
 	bool show = cfg->progress && isatty(STDERR_FILENO);
@@ -101,6 +138,8 @@ static bool supervise(struct point_ctx *pc, struct worker *w, unsigned nw,
 				atomic_store(&pc->t_end, now);
 			atomic_store(&pc->stop, true);
 		}
+		if (!dev0->valid && now >= pc->t_measure)
+			read_dev_stats(cfg->target, dev0);
 		collect(s, w, nw, false);
 		series_flush_before(s, (int64_t)((now - pc->t_measure) / NSEC) - 3);
 		if (show && now >= next_show) {
@@ -172,7 +211,7 @@ static void merge_point(struct point_result *p, const struct point_ctx *pc,
 /* Start the workers and wait until each is set up; returns how many started. */
 static unsigned start_workers(struct point_ctx *pc, struct worker *w)
 {
-	unsigned n = pc->pt->threads, started = 0;
+	unsigned n = pc->pt->threads + pc->er->bg_workers, started = 0;
 
 	pthread_mutex_init(&pc->gate_lock, NULL);
 	pthread_cond_init(&pc->gate_cv, NULL);
@@ -212,16 +251,19 @@ static int run_point(const struct run_config *cfg, struct emu_run *er, unsigned 
 		     struct result *res, char *err, size_t errlen)
 {
 	struct point_ctx pc = { .cfg = cfg, .er = er, .pt = &cfg->points[idx] };
-	struct worker *w = xaligned(64, pc.pt->threads * sizeof(*w));
+	struct worker *w = xaligned(64, (pc.pt->threads + er->bg_workers) * sizeof(*w));
+	struct dev_stats dev0 = { 0 }, dev1 = { 0 };
 	struct series s;
 
 	pc.ncls = count_names(er->ops->classes);
 	pc.ncounters = count_names(er->ops->counters);
 	series_init(&s, pc.ncls, er->ops->flags & EMU_TOTAL);
 	unsigned n = start_workers(&pc, w);
+	if (!cfg->ramp_ns)      /* else supervise() reads them when the ramp ends */
+		read_dev_stats(cfg->target, &dev0);
 	open_gate(&pc);
 
-	bool interrupted = supervise(&pc, w, n, &s, idx, cfg->npoints);
+	bool interrupted = supervise(&pc, w, n, &s, idx, cfg->npoints, &dev0);
 	for (unsigned i = 0; i < n; i++)
 		pthread_join(w[i].tid, NULL);
 	collect(&s, w, n, true);
@@ -235,6 +277,8 @@ static int run_point(const struct run_config *cfg, struct emu_run *er, unsigned 
 	p->partial = interrupted || atomic_load(&pc.failed) != 0;
 	p->headline = er->headline;
 	merge_point(p, &pc, w, n, secs);
+	if (dev0.valid && read_dev_stats(cfg->target, &dev1) == 0)
+		p->dev = dev_stats_delta(&dev0, &dev1);
 	series_export(&s, p, secs);
 
 	int rc = atomic_load(&pc.failed);
@@ -264,7 +308,8 @@ int runner_run(const struct run_config *cfg, struct result *res, char *err, size
 {
 	const struct emu_ops *emu = cfg->emu;
 	struct emu_run er = {
-		.ops = emu, .opts = cfg->emu_opts, .target = cfg->target, .seed = cfg->seed,
+		.ops = emu, .opts = cfg->emu_opts, .target = cfg->target,
+		.target_spec = cfg->target_spec, .seed = cfg->seed,
 		.preset = cfg->preset, .max_io = 64 * 1024, .writes = emu->flags & EMU_WRITES,
 	};
 	int rc = 0;

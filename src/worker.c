@@ -39,6 +39,7 @@ int worker_alloc(struct worker *w, struct point_ctx *pc, unsigned id)
 	memset(w, 0, sizeof(*w));
 	w->pc = pc;
 	w->pub.id = id;
+	w->pub.background = id >= pc->pt->threads;
 	w->pub.pt = pc->pt;
 	w->pub.run = er;
 	w->pub.counters = w->counters;
@@ -331,12 +332,13 @@ static int loop_async(struct worker *w)
 	}
 }
 
-static int loop_step(struct worker *w)
+/* Transactional and background loop: one step at a time until the stop. */
+static int loop_step(struct worker *w, int (*step)(struct emu_worker *))
 {
 	const struct emu_ops *emu = w->pc->er->ops;
 
 	while (!stopping(w, emu_now())) {
-		int rc = emu->step(&w->pub);
+		int rc = step(&w->pub);
 		if (rc < 0) {
 			if (!atomic_load(&w->pc->failed))
 				emu_fail(&w->pub, rc, "%s: %s", emu->name, strerror(-rc));
@@ -373,7 +375,8 @@ void *worker_main(void *arg)
 	w->next_boundary = pc->t_measure + NSEC;
 	w->now = emu_now();
 	if (inited && !atomic_load(&pc->failed))
-		rc = emu->step ? loop_step(w) : loop_async(w);
+		rc = w->pub.background ? loop_step(w, emu->bg_step) :
+		     emu->step ? loop_step(w, emu->step) : loop_async(w);
 	/* drain what is still in flight so the engine can be torn down */
 	while (w->inflight && reap(w, w->inflight) == 0)
 		;

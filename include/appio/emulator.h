@@ -67,6 +67,8 @@ struct emu_run {
 	void *opts;             /* the emulator's options struct, parsed */
 	void *priv;             /* run_priv_size bytes */
 	struct target *target;  /* NULL with EMU_NO_TARGET */
+	const char *target_spec;/* --target as the user gave it: a comma list of folders is
+				   how file-system emulators spread over several drives */
 	uint64_t seed;          /* the run's seed; derive streams with rng_seed() */
 	const char *preset;     /* preset name the run was started from, or NULL */
 	/*
@@ -82,11 +84,19 @@ struct emu_run {
 	 * that class). Must name one of @classes.
 	 */
 	const char *headline;
+	/*
+	 * Set by setup() for emulators with background work (a log writer, a
+	 * page cleaner, a merger): how many background workers to run beside
+	 * the @threads foreground workers of every point. Each calls bg_step()
+	 * in a loop until the point stops; its I/O counts in the same classes.
+	 */
+	unsigned bg_workers;
 };
 
 /* Per-worker context. The public part of the core's worker. */
 struct emu_worker {
-	unsigned id;                    /* 0 .. threads-1 */
+	unsigned id;                    /* 0 .. threads-1; background: threads .. */
+	bool background;                /* a background worker (bg_step) */
 	const struct emu_point *pt;
 	const struct emu_run *run;
 	void *priv;                     /* worker_priv_size bytes */
@@ -136,6 +146,14 @@ struct emu_ops {
 	 * more work), or -errno to stop the run (message via emu_fail()).
 	 */
 	int (*step)(struct emu_worker *w);
+
+	/*
+	 * Optional: one round of background work (see emu_run.bg_workers). Same
+	 * return values as step(). It must not wait unboundedly for foreground
+	 * workers, and foreground steps must not wait unboundedly for it: all
+	 * workers see the stop at once; use emu_stopping() in any wait loop.
+	 */
+	int (*bg_step)(struct emu_worker *w);
 
 	/* Optional. Per worker, after the last step; frees what worker_init made. */
 	void (*worker_fini)(struct emu_worker *w);

@@ -20,6 +20,7 @@
  *                                         p999, p9999, max },
  *                                sizes { "4096": ops, ... } } },
  *              counters { name: n },
+ *              device { reads, read_bytes, writes, write_bytes, flushes, busy_pct },
  *              series [ { t, dur_s, classes { name: { ops_per_s, mb_per_s,
  *                                                      mean_ns, p99_ns, max_ns } } } ] } ]
  * MB/s is 10^6 bytes per second. sizes buckets transfer sizes by power of two
@@ -58,6 +59,17 @@ struct sec_cls {
 	uint64_t sum_ns, max_ns, p99_ns;
 };
 
+/*
+ * What the block device under the target did during a point, from its
+ * kernel counters (/sys/class/block/DEV/stat). It includes any other I/O on
+ * that device, and for a file the file system's own (journal, metadata).
+ */
+struct dev_stats {
+	bool valid;
+	uint64_t reads, read_bytes, writes, write_bytes, flushes;
+	uint64_t busy_ms;               /* time the device had I/O in flight */
+};
+
 struct point_result {
 	struct emu_point pt;
 	double time_s;                  /* measured seconds (shorter if partial) */
@@ -70,6 +82,7 @@ struct point_result {
 	double *sec_dur;                /* nsec durations in s (the last may be short); owned */
 	unsigned ncounters;
 	uint64_t counters[EMU_MAX_COUNTERS];
+	struct dev_stats dev;           /* over the measured window */
 };
 
 struct result_kv {

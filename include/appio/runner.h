@@ -26,6 +26,7 @@ struct run_config {
 	void *emu_opts;                 /* parsed options of @emu */
 	const char *preset;             /* or NULL */
 	struct target *target;          /* open target; NULL with EMU_NO_TARGET */
+	const char *target_spec;        /* --target as given (may list several paths) */
 	const struct engine_ops *engine;/* NULL with EMU_NO_TARGET */
 	const struct emu_point *points;
 	unsigned npoints;

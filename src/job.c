@@ -1,0 +1,309 @@
+/*
+ * job.c - parse, validate, open and run one job (see job.h). Shared by
+ * 'appio run' and the suite so that both accept exactly the same options.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "appio/runner.h"
+#include "job.h"
+#include "xalloc.h"
+
+#define MAX_POINTS 4096
+
+#define R(field) offsetof(struct job_run_opts, field)
+const struct opt_def job_run_opt_table[] = {
+	{ "target", OPT_STR, R(target), "appio.dat",
+	  "file or block device to test (a folder for file-system emulators); a new file is laid out first" },
+	{ "size", OPT_SIZE, R(size), NULL,
+	  "bytes of the target to use (k/M/G/T); a new file is 1G, a device is used whole",
+	  .min = 4096 },
+	{ "threads", OPT_ULIST, R(threads), "1",
+	  "worker threads, a comma list: each value is a sweep point (e.g. 2,4,8,16)",
+	  .min = 1, .max = 1024 },
+	{ "qd", OPT_ULIST, R(qd), "1",
+	  "I/Os in flight per thread, a comma list crossed with --threads", .min = 1, .max = 4096 },
+	{ "time", OPT_UINT, R(time), "30", "measured seconds per sweep point", .min = 1 },
+	{ "ramp", OPT_UINT, R(ramp), "0",
+	  "seconds of warm-up per point before measuring (not recorded)" },
+	{ "engine", OPT_STR, R(engine), NULL,
+	  "I/O engine: libaio (default when built), io_uring, sync, null (see 'appio list')" },
+	{ "direct", OPT_BOOL, R(direct), "1", "O_DIRECT: bypass the page cache (0 or 1)" },
+	{ "write-sweep", OPT_ULIST, R(write_sweep), NULL,
+	  "run every point at each write percentage, e.g. 0,10,20,...,100", .max = 100 },
+	{ "json", OPT_STR, R(json), NULL, "write the result document to FILE (- for stdout)" },
+	{ "csv", OPT_STR, R(csv), NULL, "write per-second series to PREFIX_<class>.csv" },
+	{ "seed", OPT_UINT, R(seed), NULL, "random seed (default: a fresh one, saved in the result)" },
+	{ "force", OPT_BOOL, R(force), NULL,
+	  "allow writes to a block device that is mounted or holds a file system or partitions" },
+	OPT_END,
+};
+#undef R
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* Apply "--name value" / "--name=value" / bare booleans. */
+static int apply(struct job *j, char **argv, int argc, bool from_caller, char *err, size_t errlen)
+{
+	for (int i = 0; i < argc; i++) {
+		char *arg = argv[i], name[64];
+		if (strncmp(arg, "--", 2))
+			return fail(err, errlen, "unexpected argument '%s' (options start with --)", arg);
+		const char *val = strchr(arg, '=');
+		size_t len = val ? (size_t)(val - arg - 2) : strlen(arg + 2);
+		snprintf(name, sizeof(name), "%.*s", (int)len, arg + 2);
+		if (!strcmp(name, "help")) {
+			j->help = true;
+			return 0;
+		}
+		const struct opt_def *o = opt_find(job_run_opt_table, name);
+		void *dst = &j->ro;
+		if (!o && j->emu->opts) {
+			o = opt_find(j->emu->opts, name);
+			dst = j->eo;
+		}
+		if (!o)
+			return fail(err, errlen, "unknown option '--%s' for '%s' (see 'appio run %s --help')",
+				    name, j->emu->name, j->preset ? j->preset->name : j->emu->name);
+		if (val)
+			val++;
+		else if (o->type != OPT_BOOL || (i + 1 < argc && strncmp(argv[i + 1], "--", 2)))
+			val = i + 1 < argc ? argv[++i] : NULL;
+		if (!val && o->type != OPT_BOOL)
+			return fail(err, errlen, "--%s needs a value (see --help)", name);
+		if (opt_set(o, dst, val, err, errlen))
+			return -EINVAL;
+		if (from_caller && dst == &j->ro)
+			j->given |= 1ULL << (o - job_run_opt_table);
+	}
+	return 0;
+}
+
+bool job_given(const struct job *j, const char *name)
+{
+	return j->given & (1ULL << (opt_find(job_run_opt_table, name) - job_run_opt_table));
+}
+
+/* Split a preset's "--a 1 --b 2" into words and apply them. */
+static int apply_preset(struct job *j, char *err, size_t errlen)
+{
+	char *words[64], *save = NULL;
+	int n = 0;
+
+	j->preset_words = xstrdup(j->preset->args);
+	for (char *w = strtok_r(j->preset_words, " ", &save); w && n < 64;
+	     w = strtok_r(NULL, " ", &save))
+		words[n++] = w;
+	return apply(j, words, n, false, err, errlen);
+}
+
+static int build_points(struct job *j, char *err, size_t errlen)
+{
+	const struct opt_ulist *ws = &j->ro.write_sweep;
+	unsigned nw = ws->n ? ws->n : 1;
+
+	if ((uint64_t)nw * j->ro.threads.n * j->ro.qd.n > MAX_POINTS)
+		return fail(err, errlen, "--threads x --qd x --write-sweep make more than %d points",
+			    MAX_POINTS);
+	j->points = xcalloc((size_t)nw * j->ro.threads.n * j->ro.qd.n, sizeof(*j->points));
+	for (unsigned w = 0; w < nw; w++)
+		for (unsigned t = 0; t < j->ro.threads.n; t++)
+			for (unsigned q = 0; q < j->ro.qd.n; q++)
+				j->points[j->npoints++] = (struct emu_point){
+					.threads = (unsigned)j->ro.threads.v[t],
+					.qd = (unsigned)j->ro.qd.v[q],
+					.write_pct = ws->n ? (int)ws->v[w] : -1,
+				};
+	return 0;
+}
+
+/* Engine, seed, points: what follows from the options. */
+static int resolve(struct job *j, char *err, size_t errlen)
+{
+	j->engine = j->ro.engine ? engine_find(j->ro.engine) : engine_default();
+	if (!j->engine)
+		return fail(err, errlen, "--engine: unknown engine '%s' (see 'appio list')", j->ro.engine);
+	if (j->ro.write_sweep.n && !(j->emu->flags & EMU_WRITE_SWEEP))
+		return fail(err, errlen, "--write-sweep: '%s' has no read/write mix to sweep", j->emu->name);
+	if (!job_given(j, "seed") &&
+	    getrandom(&j->ro.seed, sizeof(j->ro.seed), 0) != sizeof(j->ro.seed))
+		j->ro.seed = (uint64_t)time(NULL);
+	j->ro.seed &= (1ULL << 53) - 1;         /* exact in any JSON reader */
+	return build_points(j, err, errlen);
+}
+
+int job_parse(struct job *j, int argc, char **argv, char *err, size_t errlen)
+{
+	memset(j, 0, sizeof(*j));
+	j->target.fd = -1;
+	if (argc < 1 || !argv[0] || !strncmp(argv[0], "--", 2)) {
+		j->help = argc >= 1 && argv[0] && !strcmp(argv[0], "--help");
+		return j->help ? 0 : fail(err, errlen, "which profile or emulator? (see 'appio list')");
+	}
+	j->preset = emu_preset_find(argv[0]);
+	j->emu = emulator_find(j->preset ? j->preset->emulator : argv[0]);
+	if (!j->emu)
+		return fail(err, errlen, "unknown profile or emulator '%s' (see 'appio list')", argv[0]);
+	j->eo = xcalloc(1, j->emu->opts_size ? j->emu->opts_size : 1);
+	if (opt_defaults(job_run_opt_table, &j->ro, err, errlen) ||
+	    (j->emu->opts && opt_defaults(j->emu->opts, j->eo, err, errlen)))
+		return -EINVAL;
+	int rc = j->preset ? apply_preset(j, err, errlen) : 0;
+	if (!rc)
+		rc = apply(j, argv + 1, argc - 1, true, err, errlen);
+	if (rc || j->help)
+		return rc;
+	return resolve(j, err, errlen);
+}
+
+static bool will_write(const struct job *j)
+{
+	if (j->emu->will_write)
+		return j->emu->will_write(j->eo, j->ro.write_sweep.n > 0);
+	return j->emu->flags & EMU_WRITES;
+}
+
+/* File-system emulators work in a folder: make it if it is missing. */
+static int make_dir(const char *path, char *err, size_t errlen)
+{
+	if (mkdir(path, 0755) && errno != EEXIST) {
+		int e = errno;
+		snprintf(err, errlen, "--target: cannot create folder '%s': %s", path, strerror(e));
+		return e == EACCES || e == ENOENT || e == EROFS ? -EINVAL : -e;
+	}
+	return 0;
+}
+
+int job_open_target(struct job *j, char *err, size_t errlen)
+{
+	bool writes = will_write(j);
+	struct target_open_args ta = {
+		.path = j->ro.target, .size = j->ro.size, .write = writes,
+		.direct = j->ro.direct, .force = j->ro.force, .seed = j->ro.seed,
+		.create = job_given(j, "size") || writes,
+	};
+	char msg[512];
+
+	if (j->emu->flags & EMU_NO_TARGET)
+		return 0;
+	if (j->emu->flags & EMU_TARGET_DIR) {
+		/* a comma list spreads the emulator over several folders: make each */
+		char *spec = xstrdup(j->ro.target), *save = NULL;
+		int rc = 0;
+		for (char *d = strtok_r(spec, ",", &save); d && !rc; d = strtok_r(NULL, ",", &save))
+			rc = make_dir(d, err, errlen);
+		snprintf(msg, sizeof(msg), "%s", spec);     /* the first folder: strtok ended it */
+		free(spec);
+		if (rc)
+			return rc;
+		ta.path = msg;
+	} else if (access(j->ro.target, F_OK) && errno == ENOENT) {
+		if (!writes && !ta.create)
+			return fail(err, errlen, "--target: '%s' does not exist; a read-only profile "
+				    "needs existing data (give --size to create and lay it out)",
+				    j->ro.target);
+		if (!ta.size)   /* a new file for a writing workload: the documented default */
+			ta.size = 1ULL << 30;
+	}
+	char first[sizeof(msg)];
+	if (ta.path == msg) {
+		snprintf(first, sizeof(first), "%s", msg);
+		ta.path = first;
+	}
+	int rc = target_open(&j->target, &ta, msg, sizeof(msg));
+	if (rc) {
+		snprintf(err, errlen, "--target: %s", msg);
+		/* the caller's target is at fault, not the run: bad input */
+		return rc == -ENOMEM || rc == -EIO ? rc : -EINVAL;
+	}
+	if ((j->emu->flags & EMU_TARGET_DIR) && j->target.kind != TARGET_DIR)
+		return fail(err, errlen, "--target: '%s' is not a folder ('%s' works on files in a folder)",
+			    j->ro.target, j->emu->name);
+	return 0;
+}
+
+void job_describe(const struct job *j, struct result *res)
+{
+	const struct opt_def *tabs[] = { job_run_opt_table, j->emu->opts };
+	const void *src[] = { &j->ro, j->eo };
+	char buf[1024];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(res->started, sizeof(res->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	res->seed = j->ro.seed;
+	snprintf(res->workload, sizeof(res->workload), "%s", j->emu->name);
+	snprintf(res->preset, sizeof(res->preset), "%s", j->preset ? j->preset->name : "");
+	snprintf(res->engine, sizeof(res->engine), "%s",
+		 j->emu->flags & EMU_NO_TARGET ? "" : j->engine->name);
+	res->counter_names = j->emu->counters;
+	for (int k = 0; k < 2; k++)
+		for (const struct opt_def *o = tabs[k]; o && o->name; o++)
+			if (strcmp(o->name, "json") && strcmp(o->name, "csv"))
+				result_add_opt(res, o->name, opt_format(o, src[k], buf, sizeof(buf)));
+}
+
+int job_run(struct job *j, struct result *res, bool progress,
+	    volatile sig_atomic_t *interrupted, char *err, size_t errlen)
+{
+	bool target = !(j->emu->flags & EMU_NO_TARGET);
+	struct run_config cfg = {
+		.emu = j->emu, .emu_opts = j->eo, .preset = j->preset ? j->preset->name : NULL,
+		.target = target ? &j->target : NULL, .engine = target ? j->engine : NULL,
+		.target_spec = j->ro.target, .points = j->points, .npoints = j->npoints,
+		.time_ns = j->ro.time * 1000000000ULL, .ramp_ns = j->ro.ramp * 1000000000ULL,
+		.seed = j->ro.seed, .progress = progress,
+		/* saved after every point, except to stdout: one document there, at the end */
+		.json_path = j->ro.json && strcmp(j->ro.json, "-") ? j->ro.json : NULL,
+		.interrupted = interrupted,
+	};
+	return runner_run(&cfg, res, err, errlen);
+}
+
+void job_help(const struct job *j, FILE *f)
+{
+	const struct emu_ops *emu = j ? j->emu : NULL;
+	const struct emu_preset *p = j ? j->preset : NULL;
+
+	if (p)
+		fprintf(f, "usage: appio run %s [options]\n  %s\n  (= %s %s)\n\n", p->name, p->desc,
+			p->emulator, p->args);
+	else if (emu)
+		fprintf(f, "usage: appio run %s [options]\n  %s\n\n", emu->name, emu->desc);
+	else
+		fputs("usage: appio run PROFILE|EMULATOR [options]   ('appio list' shows them)\n\n", f);
+	fputs("run options:\n", f);
+	opt_help(f, job_run_opt_table);
+	if (emu && emu->opts && emu->opts[0].name) {
+		fprintf(f, "\n%s options:\n", emu->name);
+		opt_help(f, emu->opts);
+	}
+	fputs("\nsizes take k, M, G, T (powers of 1024); times are seconds. Exit status: 0 ok,\n"
+	      "1 the run failed, 2 bad input, 130 interrupted (results so far are kept).\n", f);
+}
+
+void job_release(struct job *j)
+{
+	target_close(&j->target);
+	free(j->eo);
+	free(j->preset_words);
+	free(j->points);
+	memset(j, 0, sizeof(*j));
+	j->target.fd = -1;
+}

@@ -1,0 +1,78 @@
+/*
+ * job.h - one 'appio run': an emulator (or a preset of one) with its options,
+ * the run options, the sweep points, the engine and the open target.
+ *
+ * The CLI builds a job from argv; the suite builds jobs from argument lists
+ * of its own, so both parse, validate and run exactly alike. Nothing here
+ * prints (except job_help) or exits: errors come back as -EINVAL (bad input)
+ * or -errno with a one-line message in @err.
+ */
+#ifndef APPIO_JOB_H
+#define APPIO_JOB_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "appio/emulator.h"
+#include "appio/opt.h"
+#include "appio/result.h"
+#include "appio/target.h"
+
+struct job_run_opts {
+	const char *target;
+	uint64_t size;
+	struct opt_ulist threads, qd, write_sweep;
+	uint64_t time, ramp, seed;
+	const char *engine, *json, *csv;
+	bool direct, force;
+};
+
+struct job {
+	const struct emu_ops *emu;
+	const struct emu_preset *preset;        /* NULL when run by emulator name */
+	struct job_run_opts ro;
+	void *eo;                               /* the emulator's options struct */
+	uint64_t given;                         /* run options set by the caller, by table row */
+	bool help;                              /* --help was among the arguments */
+	char *preset_words;                     /* preset arguments; OPT_STR values point here */
+	const struct engine_ops *engine;
+	struct emu_point *points;
+	unsigned npoints;
+	struct target target;
+};
+
+/* The run options every job accepts (for help and for the suite). */
+extern const struct opt_def job_run_opt_table[];
+
+/*
+ * Parse @argv: argv[0] is a preset or emulator name, then "--opt value",
+ * "--opt=value" or bare boolean flags. Strings in @argv must outlive @j.
+ * Sets j->help and stops at --help. Resolves the engine, seed and points.
+ */
+int job_parse(struct job *j, int argc, char **argv, char *err, size_t errlen);
+
+/* Was run option @name given by the caller (not a default)? */
+bool job_given(const struct job *j, const char *name);
+
+/* Open (create, lay out) the target the job names. */
+int job_open_target(struct job *j, char *err, size_t errlen);
+
+/* Fill @res's header (workload, options, seed, start time) for this job. */
+void job_describe(const struct job *j, struct result *res);
+
+/*
+ * Run every point into @res (see runner_run for the return values).
+ * @progress: draw the live line on stderr when it is a terminal.
+ */
+int job_run(struct job *j, struct result *res, bool progress,
+	    volatile sig_atomic_t *interrupted, char *err, size_t errlen);
+
+/* Usage, run options and the emulator's options, to @f. */
+void job_help(const struct job *j, FILE *f);
+
+/* Free what the job owns and close its target. Safe on a zeroed job. */
+void job_release(struct job *j);
+
+#endif
