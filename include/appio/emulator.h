@@ -117,6 +117,15 @@ struct emu_ops {
 	const char *const *counters;    /* NULL-terminated or NULL */
 
 	/*
+	 * Arguments for this emulator's run in 'appio suite review' and in the
+	 * scaled-down 'appio suite quick' (which must stay within its 5-minute
+	 * budget), e.g. "--threads 2,4,8,16,32 --time 60". The suite adds
+	 * --target and --seed. NULL: not part of the suite.
+	 */
+	const char *suite_review_args;
+	const char *suite_quick_args;
+
+	/*
 	 * Optional. Will a run with these options write to the target? Asked
 	 * before the target is opened (write access, the --force guard). Without
 	 * it, EMU_WRITES decides. @write_sweep: a --write-sweep is given.
