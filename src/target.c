@@ -29,6 +29,7 @@
 
 #include "appio/rand.h"
 #include "appio/target.h"
+#include "fill.h"
 
 #define LAYOUT_CHUNK  (1u << 20)
 #define LAYOUT_STREAM UINT64_C(0x6c61796f7574)  /* "layout": a PRNG stream of its own */
@@ -343,20 +344,6 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Random bytes, not zeros: drives that compress or deduplicate are not flattered. */
-static void fill_random(struct rng *r, unsigned char *p, size_t n)
-{
-	uint64_t v;
-	size_t i;
-
-	for (i = 0; i + 8 <= n; i += 8) {
-		v = rng_next(r);
-		memcpy(p + i, &v, 8);
-	}
-	v = rng_next(r);
-	memcpy(p + i, &v, n - i);
-}
-
 static int pwrite_full(int fd, const unsigned char *p, size_t n, uint64_t off)
 {
 	while (n) {
@@ -383,9 +370,12 @@ static int layout_write(struct target *t, int fd, struct rng *r, uint64_t from, 
 
 	if (head && pread(fd, buf, t->lbs, (off_t)start) < (ssize_t)head)
 		return -EIO;
+	/* random bytes once, then fresh sector heads per chunk (fill.h): nothing repeats */
+	fill_random(r, buf + head, LAYOUT_CHUNK - head);
 	for (uint64_t off = start; off < t->size && !rc; off += n, head = 0) {
 		n = (size_t)(t->size - off < LAYOUT_CHUNK ? t->size - off : LAYOUT_CHUNK);
-		fill_random(r, buf + head, n - head);
+		if (off != start)
+			fill_refresh(r, buf, n);
 		rc = pwrite_full(fd, buf, n, off);
 	}
 	if (!rc && fdatasync(fd) < 0)
