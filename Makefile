@@ -46,6 +46,13 @@ ifeq ($(call pc,libpq),yes)
   CPPFLAGS += -DHAVE_PGSQL $(shell pkg-config --cflags libpq)
   LDLIBS   += $(shell pkg-config --libs libpq)
 endif
+# jansson reads result documents back (appio report, appio compare): required.
+ifeq ($(call pc,jansson),yes)
+  CPPFLAGS += $(shell pkg-config --cflags jansson)
+  LDLIBS   += $(shell pkg-config --libs jansson)
+else ifeq ($(filter check clean,$(MAKECMDGOALS)),)
+  $(error jansson not found: run scripts/install-deps.sh (Debian package libjansson-dev))
+endif
 MYSQL_PC := $(firstword $(foreach p,libmariadb mysqlclient,$(if $(call pc,$(p)),$(p))))
 ifneq ($(MYSQL_PC),)
   CPPFLAGS += -DHAVE_MYSQL $(shell pkg-config --cflags $(MYSQL_PC))

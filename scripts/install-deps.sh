@@ -9,9 +9,9 @@
 set -euo pipefail
 
 build=(gcc make pkg-config libc6-dev libaio-dev liburing-dev libblkid-dev
-       libsqlite3-dev libpq-dev libmariadb-dev)
+       libsqlite3-dev libpq-dev libmariadb-dev libjansson-dev gnuplot-nox)
 test=(fio jq e2fsprogs util-linux mount procps strace sysbench
-      mariadb-server mariadb-client postgresql postgresql-client)
+      mariadb-server mariadb-client postgresql postgresql-client chromium)
 
 want=("${build[@]}")
 case "${1:-}" in

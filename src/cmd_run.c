@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "job.h"
+#include "suite.h"
 #include "version.h"
 
 static void print_header(const struct job *j, FILE *f)
@@ -29,6 +30,22 @@ static void print_header(const struct job *j, FILE *f)
 	fflush(f);
 }
 
+/* --steady-state: rounds at the first point before the sweep, kept in @res. */
+static int precondition(struct job *j, struct suite_steady *st, struct result *pre,
+			struct result *res, FILE *f, char *err, size_t errlen)
+{
+	char line[320];
+
+	*st = (struct suite_steady){ .log = f, .label = "precondition" };
+	int rc = suite_steady_run(j, st, pre, &cli_interrupted, err, errlen);
+	fprintf(f, "steady state %s\n", steady_describe(&st->v, st->n, st->metric, line, sizeof(line)));
+	res->precondition = pre;
+	res->steady_json = st->json;
+	res->has_target = pre->has_target;      /* facts even if the sweep never starts */
+	res->target = pre->target;
+	return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct job j;
@@ -46,12 +63,20 @@ int cmd_run(int argc, char **argv)
 	if (job_open_target(&j, err, sizeof(err)))
 		cli_usage_error("%s", err);
 
+	struct result pre;
+	struct suite_steady st = { 0 };
+	FILE *out = j.ro.json && !strcmp(j.ro.json, "-") ? stderr : stdout;
 	result_init(&res);
+	result_init(&pre);
 	job_describe(&j, &res);
-	print_header(&j, j.ro.json && !strcmp(j.ro.json, "-") ? stderr : stdout);
-	int rc = job_run(&j, &res, true, &cli_interrupted, err, sizeof(err));
+	print_header(&j, out);
+	int rc = j.ro.steady_state ? precondition(&j, &st, &pre, &res, out, err, sizeof(err)) : 0;
+	if (!rc)
+		rc = job_run(&j, &res, true, &cli_interrupted, err, sizeof(err));
 	int status = cli_finish(&res, rc, err, j.ro.json, j.ro.csv);
 	result_release(&res);
+	result_release(&pre);
+	suite_steady_release(&st);
 	job_release(&j);
 	return status;
 }

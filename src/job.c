@@ -43,6 +43,12 @@ const struct opt_def job_run_opt_table[] = {
 	{ "seed", OPT_UINT, R(seed), NULL, "random seed (default: a fresh one, saved in the result)" },
 	{ "force", OPT_BOOL, R(force), NULL,
 	  "allow writes to a block device that is mounted or holds a file system or partitions" },
+	{ "steady-state", OPT_BOOL, R(steady_state), NULL,
+	  "first precondition at the first point in rounds until steady state (SNIA PTS: 5 rounds "
+	  "within 20 % of their average, fitted change <= 10 %), then run the points" },
+	{ "round-time", OPT_UINT, R(round_time), "60", "seconds per --steady-state round", .min = 1 },
+	{ "max-rounds", OPT_UINT, R(max_rounds), "25",
+	  "--steady-state gives up (and says so) after this many rounds", .min = 1, .max = 10000 },
 	OPT_END,
 };
 #undef R

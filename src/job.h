@@ -27,6 +27,8 @@ struct job_run_opts {
 	uint64_t time, ramp, seed;
 	const char *engine, *json, *csv;
 	bool direct, force;
+	bool steady_state;                      /* precondition to steady state first (src/suite.h) */
+	uint64_t round_time, max_rounds;
 };
 
 struct job {

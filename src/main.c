@@ -24,6 +24,11 @@ static void usage(FILE *f)
 	      "       appio PROFILE [options]          the same\n"
 	      "       appio db prepare|run|cleanup WORKLOAD [options]\n"
 	      "                                        SysBench-style OLTP on a real database\n"
+	      "       appio suite quick|review [options]\n"
+	      "                                        a whole drive evaluation (see --help)\n"
+	      "       appio report RESULT.json... [-o report.html]\n"
+	      "                                        charts and rankings; text without -o\n"
+	      "       appio compare A.json B.json...   a table per test: figure, rank, % from best\n"
 	      "       appio run --help                 options common to every run\n"
 	      "       appio run PROFILE --help         a profile's options and defaults\n", f);
 }
@@ -50,6 +55,12 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "db"))
 		return cmd_db(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "suite"))
+		return cmd_suite(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "report"))
+		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "compare"))
+		return cmd_compare(argc - 1, argv + 1);
 	if (emu_preset_find(argv[1]) || emulator_find(argv[1]))
 		return cmd_run(argc, argv);   /* "appio 4k-randread ..." */
 	cli_usage_error("unknown command or profile '%s' (see 'appio --help' and 'appio list')", argv[1]);

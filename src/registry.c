@@ -11,6 +11,8 @@
 
 extern const struct engine_ops engine_sync, engine_libaio, engine_io_uring, engine_null;
 extern const struct emu_ops emu_profile;
+extern const struct emu_ops emu_oltp, emu_tpcc;
+extern const struct emu_ops emu_nosql, emu_fileserver_fs, emu_webserver_fs, emu_mailserver_fs;
 
 const struct engine_ops *const engine_table[] = {
 #ifdef HAVE_LIBAIO
@@ -26,6 +28,12 @@ const struct engine_ops *const engine_table[] = {
 
 const struct emu_ops *const emulator_table[] = {
 	&emu_profile,
+	&emu_oltp,
+	&emu_tpcc,
+	&emu_nosql,
+	&emu_fileserver_fs,
+	&emu_webserver_fs,
+	&emu_mailserver_fs,
 	NULL,
 };
 

@@ -291,7 +291,40 @@ static void json_document(FILE *f, const struct result *r)
 		json_point(f, r, &r->points[i]);
 		fputs(i + 1 < r->npoints ? ",\n" : "\n", f);
 	}
-	fputs("  ]\n}\n", f);
+	fputs("  ]", f);
+	if (r->precondition) {
+		const struct result *pre = r->precondition;
+		fprintf(f, ",\n  \"precondition\": {\"steady_state\": %s,\n  \"rounds\": [\n",
+			r->steady_json ? r->steady_json : "null");
+		for (unsigned i = 0; i < pre->npoints; i++) {
+			json_point(f, pre, &pre->points[i]);
+			fputs(i + 1 < pre->npoints ? ",\n" : "\n", f);
+		}
+		fputs("  ]}", f);
+	}
+	fputs("\n}\n", f);
+}
+
+int result_write_json_value(const struct result *r, FILE *f, int indent)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return -errno;
+	json_document(m, r);
+	if (fclose(m))
+		return -ENOMEM;
+	while (len && buf[len - 1] == '\n')
+		len--;
+	for (size_t i = 0; i < len; i++) {
+		fputc(buf[i], f);
+		if (buf[i] == '\n')
+			fprintf(f, "%*s", indent, "");
+	}
+	free(buf);
+	return ferror(f) ? -EIO : 0;
 }
 
 int result_write_json(const struct result *r, const char *path, char *err, size_t errlen)

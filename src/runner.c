@@ -68,8 +68,9 @@ static void progress(const struct point_ctx *pc, const struct series *s,
 	if (!pc->er->ops->step)
 		snprintf(head + n, sizeof(head) - (size_t)n, "/%uQ", pc->pt->qd);
 
-	if (now < pc->t_measure) {
-		fprintf(stderr, "\r\033[K%s  ramp %.0f/%.0f s", head, el, total);
+	if (now < pc->t_measure + NSEC) {       /* no complete measured second yet */
+		fprintf(stderr, "\r\033[K%s  %.0f/%.0f s  %s", head, el, total,
+			now < pc->t_measure ? "ramp" : "measuring");
 	} else {
 		struct sec_cls sum;
 		int64_t sec = (int64_t)((now - pc->t_measure) / NSEC) - 1;
@@ -128,7 +129,8 @@ static bool supervise(struct point_ctx *pc, struct worker *w, unsigned nw,
 	bool interrupted = false;
 	uint64_t next_show = pc->t_start + NSEC;
 
-	for (uint64_t t = pc->t_start + TICK_NS;; t += TICK_NS) {
+	/* ticks fall half a tick after second boundaries, when workers have handed seconds over */
+	for (uint64_t t = pc->t_start + TICK_NS / 2;; t += TICK_NS) {
 		sleep_until(t);
 		uint64_t now = emu_now();
 		if (cfg->interrupted && *cfg->interrupted && !interrupted) {
@@ -142,11 +144,12 @@ static bool supervise(struct point_ctx *pc, struct worker *w, unsigned nw,
 			read_dev_stats(cfg->target, dev0);
 		collect(s, w, nw, false);
 		series_flush_before(s, (int64_t)((now - pc->t_measure) / NSEC) - 3);
-		if (show && now >= next_show) {
+		bool ended = now >= atomic_load(&pc->t_end) || atomic_load(&pc->stop);
+		if (show && now >= next_show && !ended) {
 			progress(pc, s, idx, npoints, now);
 			next_show += NSEC;
 		}
-		if (now >= atomic_load(&pc->t_end) || atomic_load(&pc->stop))
+		if (ended)
 			break;
 	}
 	if (show)

@@ -126,6 +126,14 @@ struct emu_ops {
 	const char *suite_quick_args;
 
 	/*
+	 * Optional. Run options this emulator defaults to, applied like a
+	 * preset's arguments before the user's (who may override them), e.g.
+	 * "--threads 50" for a personality whose application runs 50 threads.
+	 * NULL: the core's defaults.
+	 */
+	const char *default_args;
+
+	/*
 	 * Optional. Will a run with these options write to the target? Asked
 	 * before the target is opened (write access, the --force guard). Without
 	 * it, EMU_WRITES decides. @write_sweep: a --write-sweep is given.

@@ -14,6 +14,7 @@
  *            device, model, rotational, scheduler, created, layout_s },
  *   workload { name, preset, engine, options { name: text } },
  *   info { key: text }                       (emulator/driver extras)
+ *   precondition? { steady_state {...}, rounds [ points ] }   (--steady-state)
  *   points [ { threads, qd, write_pct?, time_s, partial, headline,
  *              classes { name: { ops, ops_per_s, bytes, mb_per_s,
  *                                lat_ns { mean, stddev, min, p50, p90, p99,
@@ -105,6 +106,14 @@ struct result {
 	unsigned ninfo;
 	struct point_result *points;
 	unsigned npoints;
+	/*
+	 * Preconditioning before the points ('appio run --steady-state'): its
+	 * rounds as points of a result of their own, and the steady-state
+	 * verdict as a JSON object text. Written as "precondition":
+	 * {"steady_state": ..., "rounds": [points]} when set. Not owned.
+	 */
+	const struct result *precondition;
+	const char *steady_json;
 };
 
 /* Empty @r; the caller owns it. */
@@ -128,6 +137,14 @@ const struct cls_result *point_class(const struct point_result *p, const char *n
  * (temporary file + rename), so a reader never sees half a document.
  */
 int result_write_json(const struct result *r, const char *path, char *err, size_t errlen);
+
+/*
+ * Write @r as one JSON object value (the document result_write_json writes,
+ * without its final newline) into @f, every line after the first indented by
+ * @indent more spaces: for documents that embed results (the suite's).
+ * Returns 0 or -errno.
+ */
+int result_write_json_value(const struct result *r, FILE *f, int indent);
 
 /*
  * Write the per-second series as CSV: one file per class,
