@@ -107,12 +107,12 @@ bool job_given(const struct job *j, const char *name)
 }
 
 /* Split a preset's "--a 1 --b 2" into words and apply them. */
-static int apply_preset(struct job *j, char *err, size_t errlen)
+static int apply_preset(struct job *j, const char *args, char *err, size_t errlen)
 {
 	char *words[64], *save = NULL;
 	int n = 0;
 
-	j->preset_words = xstrdup(j->preset->args);
+	j->preset_words = xstrdup(args);
 	for (char *w = strtok_r(j->preset_words, " ", &save); w && n < 64;
 	     w = strtok_r(NULL, " ", &save))
 		words[n++] = w;
@@ -170,7 +170,9 @@ int job_parse(struct job *j, int argc, char **argv, char *err, size_t errlen)
 	if (opt_defaults(job_run_opt_table, &j->ro, err, errlen) ||
 	    (j->emu->opts && opt_defaults(j->emu->opts, j->eo, err, errlen)))
 		return -EINVAL;
-	int rc = j->preset ? apply_preset(j, err, errlen) : 0;
+	/* a preset's arguments, or else the emulator's own defaults; the caller's come after */
+	const char *pre = j->preset ? j->preset->args : j->emu->default_args;
+	int rc = pre ? apply_preset(j, pre, err, errlen) : 0;
 	if (!rc)
 		rc = apply(j, argv + 1, argc - 1, true, err, errlen);
 	if (rc || j->help)
@@ -292,7 +294,9 @@ void job_help(const struct job *j, FILE *f)
 		fprintf(f, "usage: appio run %s [options]\n  %s\n  (= %s %s)\n\n", p->name, p->desc,
 			p->emulator, p->args);
 	else if (emu)
-		fprintf(f, "usage: appio run %s [options]\n  %s\n\n", emu->name, emu->desc);
+		fprintf(f, "usage: appio run %s [options]\n  %s\n%s%s%s\n", emu->name, emu->desc,
+			emu->default_args ? "  (defaults: " : "",
+			emu->default_args ? emu->default_args : "", emu->default_args ? ")\n" : "");
 	else
 		fputs("usage: appio run PROFILE|EMULATOR [options]   ('appio list' shows them)\n\n", f);
 	fputs("run options:\n", f);
