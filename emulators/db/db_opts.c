@@ -1,0 +1,130 @@
+/*
+ * db_opts.c - the options of 'appio db', named and defaulted as SysBench
+ * 1.0 names and defaults them (oltp_common.lua, the mysql and pgsql
+ * drivers, the general options), plus appio's own: --driver sqlite and its
+ * settings, --reconnect, --seed, --json.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "db_oltp.h"
+#include "db_rand.h"
+
+#define OFF(f) offsetof(struct db_opts, f)
+
+const char *const db_driver_names[] = { "mysql", "pgsql", "sqlite", NULL };
+const char *const db_percentile_names[] = { "50", "90", "99", "99.9", "99.99", NULL };
+static const char *const journal_names[] = {
+	"wal", "delete", "truncate", "persist", "memory", "off", NULL,
+};
+static const char *const sync_names[] = { "full", "normal", "off", "extra", NULL };
+
+const struct opt_def db_opt_table[] = {
+	{ "driver", OPT_ENUM, OFF(driver), "sqlite", "database driver", db_driver_names },
+	{ "tables", OPT_UINT, OFF(tables), "1", "number of tables sbtest1..N", .min = 1, .max = 100000 },
+	{ "table-size", OPT_UINT, OFF(table_size), "10000", "rows per table", .max = INT32_MAX },
+	{ "threads", OPT_ULIST, OFF(threads), "1",
+	  "client threads, one connection each; a list is a sweep, one point per count", .min = 1, .max = 4096 },
+	{ "time", OPT_UINT, OFF(time), "10", "measured seconds per point", .min = 1 },
+	{ "warmup-time", OPT_UINT, OFF(warmup_time), "0", "unmeasured seconds before each point" },
+	{ "report-interval", OPT_UINT, OFF(report_interval), "0",
+	  "accepted as SysBench's; appio shows a live line every second on a terminal and "
+	  "keeps the per-second series in the JSON" },
+	{ "percentile", OPT_ENUM, OFF(percentile), "99",
+	  "latency percentile in the summary (all of them are in the JSON)", db_percentile_names },
+	{ "rand-type", OPT_ENUM, OFF(rand_type), "special",
+	  "distribution of row ids, as SysBench's --rand-type", db_rand_type_names },
+	{ "seed", OPT_UINT, OFF(seed), NULL, "random seed (default: a fresh one, printed and saved in the result)" },
+	{ "range-size", OPT_UINT, OFF(range_size), "100", "rows in each range SELECT", .min = 1 },
+	{ "point-selects", OPT_UINT, OFF(point_selects), "10", "point SELECTs per transaction", .max = 100000 },
+	{ "simple-ranges", OPT_UINT, OFF(simple_ranges), "1", "simple range SELECTs per transaction", .max = 100000 },
+	{ "sum-ranges", OPT_UINT, OFF(sum_ranges), "1", "SELECT SUM() ranges per transaction", .max = 100000 },
+	{ "order-ranges", OPT_UINT, OFF(order_ranges), "1", "SELECT ... ORDER BY ranges per transaction", .max = 100000 },
+	{ "distinct-ranges", OPT_UINT, OFF(distinct_ranges), "1", "SELECT DISTINCT ranges per transaction", .max = 100000 },
+	{ "index-updates", OPT_UINT, OFF(index_updates), "1", "UPDATEs of the indexed column k per transaction", .max = 100000 },
+	{ "non-index-updates", OPT_UINT, OFF(non_index_updates), "1", "UPDATEs of column c per transaction", .max = 100000 },
+	{ "delete-inserts", OPT_UINT, OFF(delete_inserts), "1", "DELETE + INSERT pairs per transaction", .max = 100000 },
+	{ "range-selects", OPT_BOOL, OFF(range_selects), "on", "run the range SELECTs at all" },
+	{ "skip-trx", OPT_BOOL, OFF(skip_trx), "off", "no BEGIN/COMMIT: every statement in autocommit" },
+	{ "reconnect", OPT_BOOL, OFF(reconnect), "off",
+	  "on a lost connection, reconnect and go on (counted) instead of stopping" },
+	{ "mysql-host", OPT_STR, OFF(mysql_host), "localhost", "MySQL server host" },
+	{ "mysql-port", OPT_UINT, OFF(mysql_port), "3306", "MySQL server port", .max = 65535 },
+	{ "mysql-socket", OPT_STR, OFF(mysql_socket), NULL, "MySQL unix socket (instead of host and port)" },
+	{ "mysql-user", OPT_STR, OFF(mysql_user), "sbtest", "MySQL user" },
+	{ "mysql-password", OPT_STR, OFF(mysql_password), NULL,
+	  "MySQL password (default: $MYSQL_PWD or the client option files)" },
+	{ "mysql-db", OPT_STR, OFF(mysql_db), "sbtest", "MySQL database" },
+	{ "pgsql-host", OPT_STR, OFF(pgsql_host), "localhost", "PostgreSQL host, or a socket directory" },
+	{ "pgsql-port", OPT_UINT, OFF(pgsql_port), "5432", "PostgreSQL port", .max = 65535 },
+	{ "pgsql-user", OPT_STR, OFF(pgsql_user), "sbtest", "PostgreSQL user" },
+	{ "pgsql-password", OPT_STR, OFF(pgsql_password), NULL,
+	  "PostgreSQL password (default: $PGPASSWORD or ~/.pgpass)" },
+	{ "pgsql-db", OPT_STR, OFF(pgsql_db), "sbtest", "PostgreSQL database" },
+	{ "sqlite-db", OPT_STR, OFF(sqlite_db), "appio-sqlite.db",
+	  "SQLite database file (put it on the drive under test)" },
+	{ "sqlite-journal", OPT_ENUM, OFF(sqlite_journal), "wal", "SQLite journal_mode", journal_names },
+	{ "sqlite-synchronous", OPT_ENUM, OFF(sqlite_synchronous), "full", "SQLite synchronous level",
+	  sync_names },
+	{ "sqlite-busy-timeout", OPT_UINT, OFF(sqlite_busy_timeout), "10000",
+	  "milliseconds a writer waits for SQLite's write lock before retrying", .max = INT32_MAX },
+	{ "json", OPT_STR, OFF(json), NULL, "write the result as JSON to this file" },
+	OPT_END,
+};
+
+const struct db_driver *db_opts_driver(const struct db_opts *o)
+{
+	return db_driver_find(db_driver_names[o->driver]);
+}
+
+int db_opts_check(const struct db_opts *o, char *err, size_t errlen)
+{
+	if (!o->workload || !db_oltp_workload_exists(o->workload)) {
+		snprintf(err, errlen, "unknown workload '%s' (expected one of: oltp_read_write, "
+			 "oltp_read_only, oltp_write_only, oltp_point_select, oltp_update_index, "
+			 "oltp_update_non_index, oltp_insert, oltp_delete)", o->workload ? o->workload : "");
+		return -EINVAL;
+	}
+	if (!db_opts_driver(o)) {
+		snprintf(err, errlen, "--driver: '%s' is not built into this appio "
+			 "(its client library was not found at build time)", db_driver_names[o->driver]);
+		return -EINVAL;
+	}
+	if (o->range_size > INT32_MAX - o->table_size) {
+		snprintf(err, errlen, "--range-size: '%llu' is too large for --table-size %llu",
+			 (unsigned long long)o->range_size, (unsigned long long)o->table_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void db_opts_conn_cfg(const struct db_opts *o, struct db_conn_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	switch (o->driver) {
+	case DB_OPT_MYSQL:
+		cfg->host = o->mysql_host;
+		cfg->port = (unsigned)o->mysql_port;
+		cfg->socket = o->mysql_socket;
+		cfg->user = o->mysql_user;
+		cfg->password = o->mysql_password;
+		cfg->db = o->mysql_db;
+		break;
+	case DB_OPT_PGSQL:
+		cfg->host = o->pgsql_host;
+		cfg->port = (unsigned)o->pgsql_port;
+		cfg->user = o->pgsql_user;
+		cfg->password = o->pgsql_password;
+		cfg->db = o->pgsql_db;
+		break;
+	default:
+		cfg->path = o->sqlite_db;
+		cfg->journal = journal_names[o->sqlite_journal];
+		cfg->synchronous = sync_names[o->sqlite_synchronous];
+		cfg->busy_timeout_ms = (unsigned)o->sqlite_busy_timeout;
+		break;
+	}
+}

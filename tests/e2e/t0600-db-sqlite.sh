@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# appio db on embedded SQLite: prepare, every workload's statement mix, a
+# two-point run with its JSON figures, Ctrl-C, cleanup and bad input.
+. tests/e2e/lib.sh
+cd "$T" || exit 1
+if ! "$APPIO" db --help 2>/dev/null | grep -q '^  sqlite '; then
+	skip "db on sqlite" "appio was built without libsqlite3"
+	finish
+fi
+DB=(--driver sqlite --sqlite-db "$T/sb.db" --tables 2 --table-size 1000)
+
+expect_exit 0 "prepare 2 tables x 1000 rows" -- "$APPIO" db prepare oltp_read_write "${DB[@]}"
+grep -q "prepared 2 table(s) x 1000 rows = 2000 rows in .* rows/s" "$T/stdout" &&
+	ok "prepare reports rows/s" || not_ok "prepare reports rows/s: $(cat "$T/stdout")"
+if command -v sqlite3 >/dev/null; then
+	n1=$(sqlite3 "$T/sb.db" 'SELECT count(*) FROM sbtest1') n2=$(sqlite3 "$T/sb.db" 'SELECT count(*) FROM sbtest2')
+	[ "$n1" = 1000 ] && [ "$n2" = 1000 ] && ok "each table has 1000 rows" || not_ok "rows: $n1, $n2"
+	idx=$(sqlite3 "$T/sb.db" "SELECT count(*) FROM sqlite_master WHERE type='index' AND name IN ('k_1','k_2')")
+	[ "$idx" = 2 ] && ok "secondary indexes k_1, k_2 exist" || not_ok "secondary indexes: $idx"
+	c=$(sqlite3 "$T/sb.db" 'SELECT c FROM sbtest1 WHERE id = 7')
+	[[ $c =~ ^([0-9]{11}-){9}[0-9]{11}$ ]] && ok "c holds SysBench's digit groups" || not_ok "c = '$c'"
+else
+	skip "row counts" "no sqlite3 command"
+fi
+
+expect_exit 0 "run oltp_read_write at 1 and 2 threads" -- \
+	"$APPIO" db run oltp_read_write "${DB[@]}" --threads 1,2 --time 2 --json rw.json
+jq_check "two points, TPS > 0, p99 >= mean" rw.json \
+	'(.points | length) == 2 and all(.points[]; .classes.txn.ops_per_s > 0 and .classes.txn.lat_ns.p99 >= .classes.txn.lat_ns.mean)'
+jq_check "14 reads, 4 writes, 2 other per transaction" rw.json \
+	'all(.points[]; (.classes.read.ops / .classes.txn.ops | . > 13.9 and . < 14.1) and
+	 (.classes.write.ops / .classes.txn.ops | . > 3.95 and . < 4.05) and
+	 (.classes.other.ops / .classes.txn.ops | . > 1.97 and . < 2.03))'
+jq_check "errors, retries and reconnects are counted per point" rw.json \
+	'all(.points[]; .counters | has("errors") and has("retries") and has("reconnects"))'
+jq_check "the result names SQLite's version and I/O settings" rw.json \
+	'.info.server_version != null and .info.journal_mode == "wal" and .info.synchronous == "full" and .info.page_size == "4096"'
+grep -q "QPS" "$T/stdout" && ok "the table shows QPS and errors" || not_ok "the table shows QPS and errors"
+
+# every workload's mix: reads, writes, other per transaction
+mix() {  # WORKLOAD READS WRITES OTHER
+	"$APPIO" db run "$1" "${DB[@]}" --time 1 --json "mix-$1.json" >/dev/null 2>&1
+	jq_check "$1: $2 reads, $3 writes, $4 other per transaction" "mix-$1.json" \
+		".points[0].classes as \$c | \$c.txn.ops > 0 and
+		 (\$c.read.ops / \$c.txn.ops - $2 | fabs < 0.05) and
+		 (\$c.write.ops / \$c.txn.ops - $3 | fabs < 0.05) and
+		 (\$c.other.ops / \$c.txn.ops - $4 | fabs < 0.05)"
+}
+mix oltp_read_only 14 0 2
+mix oltp_write_only 0 4 2
+mix oltp_point_select 1 0 0
+mix oltp_update_index 0 1 0
+mix oltp_update_non_index 0 1 0
+mix oltp_insert 0 1 0
+mix oltp_delete 0 1 0
+"$APPIO" db run oltp_read_write "${DB[@]}" --time 1 --skip-trx --point-selects 3 --range-selects off \
+	--json skip.json >/dev/null 2>&1
+jq_check "--skip-trx, --point-selects 3, --range-selects off: 3 reads, 4 writes, 0 other" skip.json \
+	'.points[0].classes as $c | ($c.read.ops / $c.txn.ops - 3 | fabs < 0.05) and $c.other.ops == 0'
+"$APPIO" db run oltp_point_select "${DB[@]}" --time 1 --sqlite-journal delete --sqlite-synchronous normal \
+	--rand-type uniform --json j.json >/dev/null 2>&1
+jq_check "--sqlite-journal and --sqlite-synchronous reach the database" j.json \
+	'.info.journal_mode == "delete" and .info.synchronous == "normal"'
+
+# Ctrl-C keeps the finished point and the partial one
+"$APPIO" db run oltp_read_write "${DB[@]}" --threads 1,2 --time 3 --json int.json >out 2>err &
+pid=$!
+sleep 4.5
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] && ok "Ctrl-C exits 130" || not_ok "Ctrl-C exits 130 (got $rc)"
+jq_check "Ctrl-C leaves a partial result" int.json \
+	'.interrupted == true and .points[0].partial == false and .points[1].partial == true and .points[1].classes.txn.ops > 0'
+
+expect_exit 0 "cleanup" -- "$APPIO" db cleanup oltp_read_write "${DB[@]}"
+if command -v sqlite3 >/dev/null; then
+	n=$(sqlite3 "$T/sb.db" "SELECT count(*) FROM sqlite_master WHERE name LIKE 'sbtest%'")
+	[ "$n" = 0 ] && ok "cleanup dropped the tables" || not_ok "cleanup left $n tables"
+fi
+
+expect_exit 2 "run before prepare exits 2" -- "$APPIO" db run oltp_read_write "${DB[@]}" --time 1
+one_line_error "run before prepare says so in one line"
+expect_exit 2 "unknown workload exits 2" -- "$APPIO" db run oltp_nosuch "${DB[@]}"
+one_line_error "unknown workload: one line"
+expect_exit 2 "unknown command exits 2" -- "$APPIO" db warm oltp_read_write "${DB[@]}"
+expect_exit 2 "bad --rand-type exits 2" -- "$APPIO" db run oltp_read_write "${DB[@]}" --rand-type cubic
+one_line_error "bad --rand-type: one line"
+expect_exit 2 "--threads 0 exits 2" -- "$APPIO" db run oltp_read_write "${DB[@]}" --threads 0
+expect_exit 2 "unknown option exits 2" -- "$APPIO" db run oltp_read_write "${DB[@]}" --nosuch 1
+expect_exit 0 "SysBench spellings are accepted" -- "$APPIO" db prepare oltp_read_write \
+	--db-driver=sqlite --sqlite-db "$T/sb2.db" --table_size=10
+finish

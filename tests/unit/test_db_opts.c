@@ -1,0 +1,94 @@
+/*
+ * test_db_opts.c - 'appio db' options: SysBench 1.0's defaults, the checks
+ * that turn bad input into one message, and the connection settings each
+ * driver receives.
+ */
+#include <string.h>
+
+#include "../../emulators/db/db_oltp.h"
+#include "../../emulators/db/db_rand.h"
+#include "check.h"
+
+static void defaults(struct db_opts *o)
+{
+	char err[256];
+
+	memset(o, 0, sizeof(*o));
+	CHECK(opt_defaults(db_opt_table, o, err, sizeof(err)) == 0, "%s", err);
+	o->workload = "oltp_read_write";
+}
+
+/* The values oltp_common.lua and sysbench's drivers default to. */
+static void test_sysbench_defaults(void)
+{
+	struct db_opts o;
+
+	defaults(&o);
+	CHECK(o.tables == 1 && o.table_size == 10000, "%llu x %llu", (unsigned long long)o.tables,
+	      (unsigned long long)o.table_size);
+	CHECK(o.range_size == 100 && o.point_selects == 10, "range %llu, points %llu",
+	      (unsigned long long)o.range_size, (unsigned long long)o.point_selects);
+	CHECK(o.simple_ranges == 1 && o.sum_ranges == 1 && o.order_ranges == 1 &&
+	      o.distinct_ranges == 1 && o.index_updates == 1 && o.non_index_updates == 1 &&
+	      o.delete_inserts == 1, "one of each other statement");
+	CHECK(o.range_selects && !o.skip_trx, "range selects on, transactions on");
+	CHECK(o.rand_type == DB_RAND_SPECIAL, "rand-type %d", o.rand_type);
+	CHECK(o.time == 10 && o.threads.n == 1 && o.threads.v[0] == 1, "time %llu",
+	      (unsigned long long)o.time);
+	CHECK(!strcmp(o.mysql_user, "sbtest") && !strcmp(o.mysql_db, "sbtest") && o.mysql_port == 3306,
+	      "mysql defaults");
+	CHECK(!strcmp(o.pgsql_user, "sbtest") && o.pgsql_port == 5432, "pgsql defaults");
+	CHECK(!strcmp(db_driver_names[o.driver], "sqlite"), "driver %d", o.driver);
+	CHECK(!strcmp(o.sqlite_db, "appio-sqlite.db"), "sqlite-db '%s'", o.sqlite_db);
+}
+
+static void test_check(void)
+{
+	struct db_opts o;
+	char err[512];
+
+	defaults(&o);
+	o.driver = DB_OPT_SQLITE;
+	CHECK(db_opts_check(&o, err, sizeof(err)) == 0 || !db_opts_driver(&o), "%s", err);
+	o.workload = "oltp_nosuch";
+	CHECK(db_opts_check(&o, err, sizeof(err)) == -EINVAL, "unknown workload accepted");
+	CHECK(strstr(err, "'oltp_nosuch'") && strstr(err, "oltp_read_write"), "message '%s'", err);
+	defaults(&o);
+	o.table_size = 2147483000;
+	o.range_size = 1000;
+	CHECK(db_opts_check(&o, err, sizeof(err)) == -EINVAL, "id overflow accepted");
+	for (const char *const *w = (const char *const[]){ "oltp_read_write", "oltp_read_only",
+		"oltp_write_only", "oltp_point_select", "oltp_update_index", "oltp_update_non_index",
+		"oltp_insert", "oltp_delete", NULL }; *w; w++)
+		CHECK(db_oltp_workload_exists(*w), "'%s' missing", *w);
+}
+
+static void test_conn_cfg(void)
+{
+	struct db_opts o;
+	struct db_conn_cfg c;
+
+	defaults(&o);
+	o.driver = DB_OPT_PGSQL;
+	o.pgsql_host = "/tmp/sock";
+	o.pgsql_password = "pw";
+	db_opts_conn_cfg(&o, &c);
+	CHECK(!strcmp(c.host, "/tmp/sock") && c.port == 5432 && !strcmp(c.password, "pw") &&
+	      !strcmp(c.db, "sbtest") && !c.path, "pgsql cfg");
+	o.driver = DB_OPT_MYSQL;
+	o.mysql_socket = "/run/m.sock";
+	db_opts_conn_cfg(&o, &c);
+	CHECK(!strcmp(c.socket, "/run/m.sock") && !c.password && c.port == 3306, "mysql cfg");
+	o.driver = DB_OPT_SQLITE;
+	db_opts_conn_cfg(&o, &c);
+	CHECK(!strcmp(c.path, "appio-sqlite.db") && !strcmp(c.journal, "wal") &&
+	      !strcmp(c.synchronous, "full") && c.busy_timeout_ms == 10000 && !c.host, "sqlite cfg");
+}
+
+int main(void)
+{
+	RUN(test_sysbench_defaults);
+	RUN(test_check);
+	RUN(test_conn_cfg);
+	return check_done();
+}
