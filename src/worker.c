@@ -161,6 +161,10 @@ int emu_fail(struct emu_worker *ew, int rc, const char *fmt, ...)
 		vsnprintf(pc->err, sizeof(pc->err), fmt, ap);
 		va_end(ap);
 	}
+	/* the measured window ends here, as on an interrupt, so rates count real time */
+	uint64_t now = emu_now(), end = atomic_load(&pc->t_end);
+	while (now < end && !atomic_compare_exchange_weak(&pc->t_end, &end, now))
+		;
 	atomic_store(&pc->stop, true);
 	return rc;
 }
