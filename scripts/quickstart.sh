@@ -1,25 +1,25 @@
 #!/usr/bin/env bash
 # quickstart.sh - the main job on a fresh machine: install what is missing,
-# build appio, and run the review profiles briefly on a 1 GiB file in the
-# current folder (the drive under test). Results go to ./appio-results/.
-#   scripts/quickstart.sh [--time S] [--target FILE]
+# build appio, run the quick review suite on a 1 GiB file in the current
+# folder (the drive under test) and write its results and report to
+# ./appio-results/ (suite.json, report.html). About 5 minutes.
+#   scripts/quickstart.sh [--target FILE] [more 'appio suite quick' options]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-time=5 target=appio.dat
-while [ $# -gt 0 ]; do
-	case "$1" in
-		--time) time=$2; shift 2 ;;
-		--target) target=$2; shift 2 ;;
-		*) echo "usage: $0 [--time S] [--target FILE]" >&2; exit 2 ;;
-	esac
-done
+target=appio.dat
+if [ "${1:-}" = "--target" ]; then
+	[ $# -ge 2 ] || { echo "usage: $0 [--target FILE] [appio suite options]" >&2; exit 2; }
+	target=$2
+	shift 2
+fi
 "$here/scripts/install-deps.sh"
 make -s -C "$here" -j"$(nproc)"
 mkdir -p appio-results
-# lay the file out once with the sequential writers, then each profile in turn
-for p in 128k-seqwrite 128k-seqread 4k-randread 4k-randwrite 8k-70-30 database email fileserver webserver; do
-	echo "== $p"
-	"$here/appio" run "$p" --target "$target" --size 1G --threads 1,2 --qd 1,16 --time "$time" \
-		--json "appio-results/$p.json"
-done
-echo "results: $PWD/appio-results/*.json"
+rc=0
+"$here/appio" suite quick --target "$target" --json appio-results/suite.json "$@" || rc=$?
+# a failed or interrupted suite still leaves a document worth a report
+if [ "$rc" -ne 2 ] && [ -s appio-results/suite.json ]; then
+	"$here/appio" report appio-results/suite.json -o appio-results/report.html
+	echo "results: $PWD/appio-results/suite.json, report: $PWD/appio-results/report.html"
+fi
+exit "$rc"

@@ -1,0 +1,122 @@
+/*
+ * cmd_report.c - 'appio report RESULT.json... [-o report.html]' and
+ * 'appio compare A.json B.json...': read result documents (a suite's or a
+ * single run's), refuse to put different methods side by side, then write
+ * the HTML report, print the summary, or print the comparison tables.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "compare.h"
+#include "json_read.h"
+#include "report.h"
+#include "xalloc.h"
+
+struct docs {
+	struct json_read_doc *d;
+	unsigned n;
+	const char *out;                /* -o FILE, or NULL */
+};
+
+static void release(struct docs *ds)
+{
+	for (unsigned i = 0; i < ds->n; i++)
+		json_read_release(&ds->d[i]);
+	free(ds->d);
+}
+
+/* Load every file argument; -o FILE when @allow_out. Exits 2 on bad input. */
+static void load(struct docs *ds, int argc, char **argv, bool allow_out, const char *usage)
+{
+	char err[600];
+
+	memset(ds, 0, sizeof(*ds));
+	ds->d = xcalloc((size_t)argc, sizeof(*ds->d));
+	for (int i = 1; i < argc; i++) {
+		if (allow_out && (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output"))) {
+			if (++i == argc)
+				cli_usage_error("%s: -o needs a file name (e.g. -o report.html)", argv[0]);
+			ds->out = argv[i];
+			continue;
+		}
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			puts(usage);
+			exit(0);
+		}
+		if (argv[i][0] == '-' && argv[i][1])
+			cli_usage_error("%s: unknown option '%s' (%s)", argv[0], argv[i], usage);
+		if (json_read_load(&ds->d[ds->n], argv[i], err, sizeof(err)))
+			cli_usage_error("%s: %s", argv[0], err);
+		ds->n++;
+	}
+	if (!ds->n)
+		cli_usage_error("%s: which results? (%s)", argv[0], usage);
+	json_read_labels(ds->d, ds->n);
+	if (compare_check(ds->d, ds->n, err, sizeof(err)))
+		cli_usage_error("%s: %s", argv[0], err + (strncmp(err, "compare: ", 9) ? 0 : 9));
+}
+
+static void print_drives(const struct docs *ds, FILE *f)
+{
+	char path[256], model[256], size[64], kind[64];
+
+	for (unsigned i = 0; i < ds->n; i++) {
+		const struct json_read_doc *d = &ds->d[i];
+		json_read_fact(d, "target", "model", model, sizeof(model));
+		fprintf(f, "%-24s %s%s on '%s' (%s, %.2f GiB%s%s), %u test(s)\n", d->label,
+			d->suite ? "suite " : "run", d->suite ? d->suite : "",
+			json_read_fact(d, "target", "path", path, sizeof(path)),
+			json_read_fact(d, "target", "kind", kind, sizeof(kind)),
+			atof(json_read_fact(d, "target", "size", size, sizeof(size))) / (1 << 30),
+			*model ? ", " : "", model, d->ntests);
+		if (!d->complete)
+			fprintf(f, "%-24s (partial: the run was interrupted or a phase failed)\n", "");
+	}
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const char usage[] = "usage: appio report RESULT.json [MORE.json ...] [-o report.html]";
+	struct docs ds;
+	char err[600];
+	int status = 0;
+
+	load(&ds, argc, argv, true, usage);
+	if (!ds.out) {
+		print_drives(&ds, stdout);
+		compare_print_summary(ds.d, ds.n, stdout);
+	} else if (!report_have_gnuplot()) {
+		release(&ds);
+		cli_usage_error("report: gnuplot is not installed; it draws the charts "
+				"(Debian package gnuplot-nox, or scripts/install-deps.sh)");
+	} else {
+		signal(SIGPIPE, SIG_IGN);       /* a gnuplot that dies early is reported, not fatal */
+		if (report_write_html(ds.d, ds.n, ds.out, err, sizeof(err))) {
+			fprintf(stderr, "appio: %s\n", err);
+			status = 1;
+		} else {
+			printf("report: %s (%u drive(s))\n", ds.out, ds.n);
+		}
+	}
+	release(&ds);
+	return status;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const char usage[] = "usage: appio compare A.json B.json [MORE.json ...]";
+	struct docs ds;
+
+	load(&ds, argc, argv, false, usage);
+	if (ds.n < 2) {
+		release(&ds);
+		cli_usage_error("compare: give two or more results (%s)", usage);
+	}
+	print_drives(&ds, stdout);
+	compare_print(ds.d, ds.n, stdout);
+	release(&ds);
+	return 0;
+}

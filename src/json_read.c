@@ -1,0 +1,342 @@
+/*
+ * json_read.c - result documents back into drives, tests and points (see
+ * json_read.h). The keys read are the contracts of include/appio/result.h
+ * and src/suite.h; unknown keys are ignored so newer documents still read.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_read.h"
+#include "xalloc.h"
+
+static double num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+/* The class a point headlines: its "headline" ("total" by default). */
+static json_t *head_class(json_t *pt)
+{
+	json_t *classes = json_object_get(pt, "classes");
+	const char *h = str(pt, "headline");
+	json_t *c = json_object_get(classes, *h ? h : "total");
+
+	if (!c && json_object_size(classes)) {
+		void *it = json_object_iter(classes);
+		c = json_object_iter_value(it);
+	}
+	return c;
+}
+
+static void figures(json_t *pt, struct json_read_point *p)
+{
+	json_t *c = head_class(pt), *lat = json_object_get(c, "lat_ns");
+
+	p->m[JR_OPS] = num(c, "ops_per_s");
+	p->m[JR_MBPS] = num(c, "mb_per_s");
+	p->m[JR_MEAN] = num(lat, "mean");
+	p->m[JR_P99] = num(lat, "p99");
+	p->m[JR_MAX] = num(lat, "max");
+	p->m[JR_STDDEV] = num(lat, "stddev");
+	p->partial = json_is_true(json_object_get(pt, "partial"));
+}
+
+static struct json_read_point *add_point(struct json_read_test *t)
+{
+	t->pts = xrealloc(t->pts, (t->npts + 1) * sizeof(*t->pts));
+	struct json_read_point *p = &t->pts[t->npts++];
+	memset(p, 0, sizeof(*p));
+	for (int m = 0; m < JR_METRICS; m++)
+		p->m[m] = NAN;
+	return p;
+}
+
+static void sweep_points(struct json_read_test *t, json_t *points)
+{
+	size_t i;
+	json_t *pt;
+
+	json_array_foreach(points, i, pt) {
+		struct json_read_point *p = add_point(t);
+		double wp = num(pt, "write_pct"), th = num(pt, "threads"), qd = num(pt, "qd");
+		if (!isnan(wp)) {
+			snprintf(p->key, sizeof(p->key), "%.0f%% writes", wp);
+			p->x = wp;
+		} else if (t->kind == JR_APP || t->kind == JR_DB) {
+			snprintf(p->key, sizeof(p->key), "%.0f threads", th);
+			p->x = th;
+		} else {
+			snprintf(p->key, sizeof(p->key), "%.0fT/%.0fQ", th, qd);
+			p->x = (double)i;
+		}
+		figures(pt, p);
+	}
+}
+
+/* Per-second figures of every round (or fill run), end to end. */
+static void seconds(struct json_read_test *t, json_t *points)
+{
+	size_t i, k;
+	json_t *pt, *sec;
+
+	json_array_foreach(points, i, pt) {
+		const char *h = str(pt, "headline");
+		json_array_foreach(json_object_get(pt, "series"), k, sec) {
+			json_t *c = json_object_get(json_object_get(sec, "classes"), *h ? h : "total");
+			t->sec_ops = xrealloc(t->sec_ops, (t->nsec + 1) * sizeof(double));
+			t->sec_mbs = xrealloc(t->sec_mbs, (t->nsec + 1) * sizeof(double));
+			t->sec_mean = xrealloc(t->sec_mean, (t->nsec + 1) * sizeof(double));
+			t->sec_ops[t->nsec] = num(c, "ops_per_s");
+			t->sec_mbs[t->nsec] = num(c, "mb_per_s");
+			t->sec_mean[t->nsec] = num(c, "mean_ns");
+			t->nsec++;
+		}
+	}
+}
+
+/* The steady-state window as one point: its average, the rounds' latency. */
+static void window_point(struct json_read_test *t, json_t *steady, json_t *rounds)
+{
+	json_t *w = json_object_get(steady, "window");
+	unsigned first = (unsigned)num(w, "first"), last = (unsigned)num(w, "last");
+	double ops = 0, lat = 0, max = NAN;
+	struct json_read_point *p = add_point(t);
+
+	snprintf(p->key, sizeof(p->key), "window");
+	p->m[JR_OPS] = num(w, "avg");
+	t->reached = json_is_true(json_object_get(steady, "reached"));
+	t->steady_round = t->reached ? (unsigned)num(steady, "round") : 0;
+	t->rounds_run = (unsigned)num(steady, "rounds_run");
+	for (unsigned r = first; r && r <= last; r++) {
+		json_t *c = head_class(json_array_get(rounds, r - 1));
+		double n = num(c, "ops");
+		json_t *l = json_object_get(c, "lat_ns");
+		if (isnan(n) || !c)
+			continue;
+		ops += n;
+		lat += n * num(l, "mean");
+		max = isnan(max) ? num(l, "max") : fmax(max, num(l, "max"));
+	}
+	p->m[JR_MEAN] = ops > 0 ? lat / ops : NAN;
+	p->m[JR_MAX] = max;
+}
+
+static void fill_point(struct json_read_test *t, json_t *points)
+{
+	struct json_read_point *p = add_point(t);
+	double bytes = 0, secs = 0;
+	size_t i;
+	json_t *pt;
+
+	snprintf(p->key, sizeof(p->key), "fill");
+	json_array_foreach(points, i, pt) {
+		double b = num(head_class(pt), "bytes"), s = num(pt, "time_s");
+		bytes += isnan(b) ? 0 : b;
+		secs += isnan(s) ? 0 : s;
+	}
+	p->m[JR_MBPS] = secs > 0 ? bytes / 1e6 / secs : NAN;
+}
+
+/* Facts shared by every test of a result, and which headline applies. */
+static struct json_read_test *new_test(struct json_read_doc *d, const char *name,
+				       enum json_read_kind kind, json_t *res)
+{
+	json_t *wl = json_object_get(res, "workload"), *p0 = json_array_get(json_object_get(res, "points"), 0);
+	json_t *c = head_class(p0);
+
+	d->tests = xrealloc(d->tests, (d->ntests + 1) * sizeof(*d->tests));
+	struct json_read_test *t = &d->tests[d->ntests++];
+	memset(t, 0, sizeof(*t));
+	t->name = xstrdup(name);
+	t->kind = kind;
+	t->options = json_object_get(wl, "options");
+	t->engine = str(wl, "engine");
+	t->tx = *str(p0, "headline") && strcmp(str(p0, "headline"), "total");
+	t->mbs = kind == JR_FILL || (!t->tx && num(c, "ops") > 0 && num(c, "bytes") / num(c, "ops") >= 65536);
+	if (!d->target && json_is_object(json_object_get(res, "target")))
+		d->target = json_object_get(res, "target");
+	if (!d->host && json_is_object(json_object_get(res, "host")))
+		d->host = json_object_get(res, "host");
+	return t;
+}
+
+static void add_result(struct json_read_doc *d, const char *name, const char *kind,
+		       json_t *res, json_t *steady)
+{
+	json_t *points = json_object_get(res, "points");
+	struct json_read_test *t;
+
+	if (!strcmp(kind, "precondition") && json_is_object(steady)) {
+		t = new_test(d, name, JR_PRECOND, res);
+		window_point(t, steady, points);
+		seconds(t, points);
+	} else if (!strcmp(kind, "precondition")) {
+		t = new_test(d, name, JR_FILL, res);
+		fill_point(t, points);
+		seconds(t, points);
+	} else {
+		bool ws = !isnan(num(json_array_get(points, 0), "write_pct"));
+		enum json_read_kind k = !strcmp(kind, "application") ? JR_APP : !strcmp(kind, "database")
+			? JR_DB : ws ? JR_WSWEEP : JR_SWEEP;
+		t = new_test(d, name, k, res);
+		sweep_points(t, points);
+	}
+}
+
+static void read_suite(struct json_read_doc *d)
+{
+	size_t i;
+	json_t *ph;
+
+	d->suite = str(d->root, "suite");
+	d->complete = json_is_true(json_object_get(d->root, "complete"));
+	json_array_foreach(json_object_get(d->root, "phases"), i, ph) {
+		const char *status = str(ph, "status"), *kind = str(ph, "kind");
+		json_t *res = json_object_get(ph, "result");
+		if (!json_is_object(res) || !strcmp(kind, "purge") || !strcmp(status, "pending") ||
+		    !json_array_size(json_object_get(res, "points")))
+			continue;
+		add_result(d, str(ph, "name"), kind, res, json_object_get(ph, "steady_state"));
+	}
+}
+
+/* A single run: name its tests as the suite names its phases. */
+static void read_run(struct json_read_doc *d)
+{
+	json_t *wl = json_object_get(d->root, "workload"), *pre = json_object_get(d->root, "precondition");
+	const char *preset = str(wl, "preset"), *name = str(wl, "name");
+	char tname[128];
+
+	d->complete = !json_is_true(json_object_get(d->root, "interrupted"));
+	if (json_is_object(pre) && json_array_size(json_object_get(pre, "rounds"))) {
+		json_t *tmp = json_pack("{s:O, s:O, s:O}", "workload", wl, "points",
+					json_object_get(pre, "rounds"), "target",
+					json_object_get(d->root, "target") ? json_object_get(d->root, "target") : json_null());
+		json_object_set_new(d->root, "_precondition_result", tmp);
+		snprintf(tname, sizeof(tname), "precondition %s", *preset ? preset : name);
+		add_result(d, tname, "precondition", tmp, json_object_get(pre, "steady_state"));
+	}
+	if (!json_array_size(json_object_get(d->root, "points")))
+		return;
+	if (*preset)
+		snprintf(tname, sizeof(tname), "sweep %s", preset);
+	else if (json_object_get(json_object_get(d->root, "info"), "driver"))
+		snprintf(tname, sizeof(tname), "database %s", name);
+	else
+		snprintf(tname, sizeof(tname), "%s", name);
+	add_result(d, tname, *preset ? "sweep" : json_object_get(json_object_get(d->root, "info"), "driver")
+		   ? "database" : "application", d->root, NULL);
+}
+
+int json_read_load(struct json_read_doc *d, const char *path, char *err, size_t errlen)
+{
+	json_error_t je;
+	const char *base = strrchr(path, '/');
+
+	memset(d, 0, sizeof(*d));
+	d->path = xstrdup(path);
+	d->label = xstrdup(base ? base + 1 : path);
+	if (strlen(d->label) > 5 && !strcmp(d->label + strlen(d->label) - 5, ".json"))
+		d->label[strlen(d->label) - 5] = 0;
+	d->root = json_load_file(path, 0, &je);
+	if (!d->root) {
+		snprintf(err, errlen, "cannot read '%s': %s (line %d)", path, je.text, je.line);
+		return je.line <= 0 && strstr(je.text, "unable to open") ? -ENOENT : -EINVAL;
+	}
+	double fv = num(d->root, "format_version");
+	if (!json_is_object(d->root) || isnan(fv) || !json_object_get(d->root, "appio_version")) {
+		snprintf(err, errlen, "'%s' is not an appio result (no appio_version/format_version)", path);
+		return -EINVAL;
+	}
+	if (fv != 1) {
+		snprintf(err, errlen, "'%s' has format_version %.0f; this appio reads version 1", path, fv);
+		return -EINVAL;
+	}
+	d->interrupted = json_is_true(json_object_get(d->root, "interrupted"));
+	if (json_object_get(d->root, "phases"))
+		read_suite(d);
+	else
+		read_run(d);
+	return 0;
+}
+
+void json_read_release(struct json_read_doc *d)
+{
+	for (unsigned i = 0; i < d->ntests; i++) {
+		struct json_read_test *t = &d->tests[i];
+		free(t->name);
+		free(t->pts);
+		free(t->sec_ops);
+		free(t->sec_mbs);
+		free(t->sec_mean);
+	}
+	free(d->tests);
+	free(d->path);
+	free(d->label);
+	json_decref(d->root);
+	memset(d, 0, sizeof(*d));
+}
+
+void json_read_labels(struct json_read_doc *d, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		bool clash = false;
+		for (unsigned k = 0; k < n; k++)
+			clash |= k != i && !strcmp(d[i].label, d[k].label);
+		if (!clash)
+			continue;
+		for (unsigned k = i; k < n; k++) {   /* every holder of the name takes its path */
+			if (k != i && strcmp(d[i].label, d[k].label))
+				continue;
+			free(d[k].label);
+			d[k].label = xstrdup(d[k].path);
+			size_t len = strlen(d[k].label);
+			if (len > 5 && !strcmp(d[k].label + len - 5, ".json"))
+				d[k].label[len - 5] = 0;
+		}
+	}
+}
+
+const struct json_read_test *json_read_find(const struct json_read_doc *d, const char *name)
+{
+	for (unsigned i = 0; i < d->ntests; i++)
+		if (!strcmp(d->tests[i].name, name))
+			return &d->tests[i];
+	return NULL;
+}
+
+const struct json_read_point *json_read_point(const struct json_read_test *t, const char *key)
+{
+	for (unsigned i = 0; t && i < t->npts; i++)
+		if (!strcmp(t->pts[i].key, key))
+			return &t->pts[i];
+	return NULL;
+}
+
+const char *json_read_fact(const struct json_read_doc *d, const char *obj, const char *key,
+			   char *buf, size_t len)
+{
+	json_t *o = !strcmp(obj, "target") ? d->target : d->host;
+	json_t *v = json_object_get(o, key);
+
+	if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+	else if (json_is_integer(v))
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, len, "%g", json_real_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, len, "%s", json_is_true(v) ? "yes" : "no");
+	else
+		buf[0] = 0;
+	return buf;
+}

@@ -1,0 +1,87 @@
+/*
+ * json_read.h - reads result documents back for 'appio report' and 'appio
+ * compare': a suite's document (include/appio/result.h embedded per phase,
+ * src/suite.h) or one 'appio run' / 'appio db run' document. Each becomes a
+ * drive with a list of tests (named as the suite names its phases, so a
+ * single run of 4k-randread lines up with the suite's "sweep 4k-randread"),
+ * each test with its points and their figures. Parsing is jansson's.
+ *
+ * Figures are the headline class's (the emulator's own, e.g. "txn", or
+ * "total"); an absent figure is NAN. Latencies are in ns.
+ * Main thread only; nothing here prints.
+ */
+#ifndef APPIO_JSON_READ_H
+#define APPIO_JSON_READ_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+enum json_read_metric {
+	JR_OPS,         /* operations (IOPS) or transactions (TPS) per second */
+	JR_MBPS,        /* 10^6 bytes per second */
+	JR_MEAN,        /* latency, ns */
+	JR_P99,
+	JR_MAX,
+	JR_STDDEV,
+	JR_METRICS
+};
+
+struct json_read_point {
+	char key[32];                   /* "2T/2Q", "8 threads", "30% writes", "window", "fill" */
+	double x;                       /* threads, write %, or the point's index */
+	double m[JR_METRICS];
+	bool partial;
+};
+
+enum json_read_kind { JR_FILL, JR_PRECOND, JR_SWEEP, JR_WSWEEP, JR_APP, JR_DB };
+
+struct json_read_test {
+	char *name;                     /* "sweep 4k-randread", "oltp", "database oltp_read_write" */
+	enum json_read_kind kind;
+	bool tx;                        /* transactional: JR_OPS is TPS */
+	bool mbs;                       /* large transfers: JR_MBPS is the headline */
+	json_t *options;                /* workload options { name: text } (borrowed) */
+	const char *engine;             /* I/O engine or database driver (borrowed) */
+	struct json_read_point *pts;
+	unsigned npts;
+	/* precondition and fill: the per-second series across all rounds */
+	double *sec_ops, *sec_mbs, *sec_mean;
+	unsigned nsec;
+	bool reached;                   /* steady state (JR_PRECOND) */
+	unsigned steady_round, rounds_run;
+};
+
+struct json_read_doc {
+	char *path, *label;             /* owned; label: the file's name without .json */
+	json_t *root;
+	const char *suite;              /* "quick", "review", or NULL for a single run */
+	bool interrupted, complete;
+	json_t *target, *host;          /* facts of the first result that has them, or NULL */
+	struct json_read_test *tests;
+	unsigned ntests;
+};
+
+/*
+ * Read @path into @d. Returns 0, or -EINVAL with one line in @err naming the
+ * file (not JSON, not an appio result, an unknown format_version) or -errno
+ * when it cannot be read.
+ */
+int json_read_load(struct json_read_doc *d, const char *path, char *err, size_t errlen);
+
+/* Free what @d owns. Safe on a zeroed doc. */
+void json_read_release(struct json_read_doc *d);
+
+/* Make labels unique: the file name, or the path when two file names clash. */
+void json_read_labels(struct json_read_doc *d, unsigned n);
+
+/* Test @name of @d, or NULL. */
+const struct json_read_test *json_read_find(const struct json_read_doc *d, const char *name);
+
+/* Point @key of @t, or NULL. */
+const struct json_read_point *json_read_point(const struct json_read_test *t, const char *key);
+
+/* A target or host fact as text ("" when absent), e.g. ("target", "model"). */
+const char *json_read_fact(const struct json_read_doc *d, const char *obj, const char *key,
+			   char *buf, size_t len);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * report.h - one self-contained HTML page from one or more drives' results:
+ * the target facts of each drive, and per test a summary table ranking the
+ * drives and a chart in the reviews' style (one series per drive):
+ *   fill            MB/s per second;
+ *   precondition    IOPS per second and mean latency per second (log scale);
+ *   sweep           throughput, mean, max latency and latency stddev per T/Q point;
+ *   write sweep     the same per write percentage;
+ *   application,
+ *   database        TPS, mean and p99 latency versus threads.
+ * Charts are drawn by gnuplot (its SVG terminal), run as a child process
+ * per chart, and inlined: the page loads nothing from anywhere. Each chart
+ * is a <figure class="chart" id="fig-N" data-test="TEST NAME">.
+ *
+ * Main thread only. Functions return 0 or -errno with one line in @err.
+ */
+#ifndef APPIO_REPORT_H
+#define APPIO_REPORT_H
+
+#include <stdbool.h>
+
+#include "json_read.h"
+
+/* Is a gnuplot executable on $PATH? */
+bool report_have_gnuplot(void);
+
+/*
+ * Write the page for drives @d[0..n) to @path (temporary file + rename).
+ * SIGPIPE should be ignored by the caller (a gnuplot that dies early).
+ */
+int report_write_html(const struct json_read_doc *d, unsigned n, const char *path,
+		      char *err, size_t errlen);
+
+#endif
