@@ -1,0 +1,445 @@
+/*
+ * dbm.c - the storage-engine model's front: configuration and layout, the
+ * buffer-pool requests workers make (dbm_page), undo, commit, and the
+ * background workers' dispatch. See dbm.h for the contract and
+ * docs/oltp-tpcc.md for the model and the source of every default.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../src/xalloc.h"
+#include "dbm.h"
+
+const char *const dbm_model_names[] = { "innodb", "postgres", NULL };
+
+#define MIB (1ULL << 20)
+#define DBLWR_PAGES 128         /* MariaDB buf_dblwr: 2 blocks of 64 pages */
+#define BATCH 64                /* pages per doublewrite batch (one block) */
+#define UNDO_PAGES 1024         /* circular undo area: 16 MiB of 16 KiB pages */
+#define RSEGS 128               /* innodb_undo_logs / rollback segments */
+#define LRU_SCAN_DEPTH 1536     /* innodb_lru_scan_depth, MariaDB 10.5+ default */
+#define COMMIT_REDO 40          /* innodb: undo-log header state + trx commit; pg: commit record */
+#define WAIT_NS 10000000ULL     /* longest single wait before looking at the stop flag */
+
+int dbm_config(struct dbm *db, const struct dbm_opts *o, char *err, size_t errlen)
+{
+	bool innodb = o->model == DBM_INNODB;
+
+	db->model = (enum dbm_model)o->model;
+	db->page_size = innodb ? 16384 : 8192;  /* innodb_page_size; PostgreSQL BLCKSZ */
+	db->commit_mode = innodb ? (unsigned)o->flush_log_at_commit : o->synchronous_commit ? 1 : 0;
+	db->doublewrite = innodb && o->doublewrite;
+	db->io_capacity = o->io_capacity;
+	db->io_capacity_max = o->io_capacity_max;
+	/* MariaDB 10.11 innodb_log_file_size 96M; PostgreSQL 15 max_wal_size 1GB */
+	db->log_size = o->log_size ? o->log_size : innodb ? 96 * MIB : 1024 * MIB;
+	db->ckpt_timeout_ns = o->checkpoint_timeout * 1000000000ULL;
+	if (!(o->cpu_per_stmt >= 0 && o->cpu_per_stmt <= 1e6)) {
+		snprintf(err, errlen, "--cpu-per-stmt: %g is out of range (0 to 1000000 microseconds)",
+			 o->cpu_per_stmt);
+		return -EINVAL;
+	}
+	db->cpu_ns = (uint64_t)(o->cpu_per_stmt * 1000);
+	if (o->io_capacity_max < o->io_capacity) {
+		snprintf(err, errlen, "--io-capacity-max: %llu is below --io-capacity %llu",
+			 (unsigned long long)o->io_capacity_max, (unsigned long long)o->io_capacity);
+		return -EINVAL;
+	}
+	if (db->log_size < 4 * MIB) {
+		snprintf(err, errlen, "--log-size: at least 4M (got %llu bytes)",
+			 (unsigned long long)db->log_size);
+		return -EINVAL;
+	}
+	uint64_t frames = o->buffer_pool / db->page_size;
+	if (frames < 64 || frames >= UINT32_MAX) {
+		snprintf(err, errlen, "--buffer-pool: %llu bytes is not between 64 pages and 2^32 pages",
+			 (unsigned long long)o->buffer_pool);
+		return -EINVAL;
+	}
+	db->frames = (uint32_t)frames;
+	return 0;
+}
+
+uint64_t dbm_alloc(struct dbm *db, uint64_t npages)
+{
+	uint64_t first = db->pages;
+	db->pages += npages;
+	return first;
+}
+
+/* Where the log, doublewrite area and tablespace sit; the thresholds that follow. */
+static void layout(struct dbm *db, const struct target *t)
+{
+	bool innodb = db->model == DBM_INNODB;
+	unsigned pbs = t->pbs ? t->pbs : 512;
+
+	/* MariaDB 10.8+ writes the log in physical-block units; PostgreSQL in XLOG_BLCKSZ */
+	db->log_block = innodb ? (pbs < 512 ? 512 : pbs > 4096 ? 4096 : pbs) : 8192;
+	db->log_size -= db->log_size % db->page_size;
+	db->log_body = db->log_size - db->log_block;
+	db->log_body -= db->log_body % db->log_block;
+	db->dblwr_off = db->log_size;
+	db->dblwr_pages = db->doublewrite ? DBLWR_PAGES : 0;
+	db->data_off = db->dblwr_off + db->dblwr_pages * db->page_size;
+	db->batch = BATCH;
+	db->scan_depth = LRU_SCAN_DEPTH < db->frames / 4 ? LRU_SCAN_DEPTH : db->frames / 4;
+	if (innodb) {
+		/* log_t::set_capacity (log_calc_max_ages): 90% usable, then 90% margin;
+		   async flushing at 7/8 of it, writers stall beyond it */
+		db->log_capacity = db->log_body - db->log_body / 10;
+		uint64_t margin = db->log_capacity - db->log_capacity / 10;
+		db->async_age = margin - margin / 8;
+		db->max_age = margin;
+		db->af_lwm = db->log_capacity / 10;     /* innodb_adaptive_flushing_lwm = 10 */
+	} else {
+		/* CheckPointSegments: max_wal_size / (1 + checkpoint_completion_target 0.9);
+		   the circular region must never overrun the redo point (a model limit) */
+		db->log_capacity = db->log_body;
+		db->ckpt_wal = (uint64_t)((double)db->log_size / 1.9);
+		db->max_age = db->log_body - db->log_body / 16;
+		db->async_age = db->ckpt_wal;
+	}
+}
+
+static int init_locks(struct dbm *db)
+{
+	pthread_condattr_t ca;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_mutex_init(&db->pool_mx, NULL);
+	pthread_mutex_init(&db->log_mx, NULL);
+	pthread_mutex_init(&db->cl_mx, NULL);
+	pthread_cond_init(&db->pool_cv, &ca);
+	pthread_cond_init(&db->log_cv, &ca);
+	pthread_cond_init(&db->cl_cv, &ca);
+	pthread_condattr_destroy(&ca);
+	return 0;
+}
+
+int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, size_t errlen)
+{
+	const struct target *t = run->target;
+
+	if (db->model == DBM_INNODB) {
+		db->undo_first = dbm_alloc(db, UNDO_PAGES);
+		db->undo_pages = UNDO_PAGES;
+		db->rseg_first = dbm_alloc(db, RSEGS);
+	}
+	layout(db, t);
+	uint64_t need = db->data_off + db->pages * db->page_size;
+	if (t->size < need) {
+		snprintf(err, errlen, "--size: '%s' has %llu MiB; the tables (%s) and the log "
+			 "(--log-size) need %llu MiB", t->path, (unsigned long long)(t->size / MIB),
+			 what, (unsigned long long)((need + MIB - 1) / MIB));
+		return -EINVAL;
+	}
+	if (t->direct && (db->page_size % t->lbs || db->log_block % t->lbs)) {
+		snprintf(err, errlen, "--target: logical block size %u of '%s' does not divide "
+			 "the %u-byte pages (use --direct 0)", t->lbs, t->path, db->page_size);
+		return -EINVAL;
+	}
+	db->fd = t->fd;
+	dbm_pool_init(&db->pool, db->frames);
+	if (db->model == DBM_POSTGRES)
+		db->page_epoch = xcalloc(db->pages, sizeof(*db->page_epoch));
+	init_locks(db);
+	/* LSNs start past zero so that 0 can mean "none" */
+	atomic_store(&db->lsn, 8192);
+	db->written_lsn = db->flushed_lsn = 8192;
+	atomic_store(&db->ckpt_lsn, 8192);
+	atomic_store(&db->epoch, 1);
+	db->started = true;
+	run->bg_workers = db->model == DBM_INNODB ? 2 : 3;
+	run->max_io = (uint32_t)(db->batch * db->page_size > MIB ? db->batch * db->page_size : MIB);
+	run->writes = true;
+	run->headline = "txn";
+	return 0;
+}
+
+void dbm_release(struct dbm *db)
+{
+	if (!db->started)
+		return;
+	dbm_pool_release(&db->pool);
+	free(db->page_epoch);
+	db->page_epoch = NULL;
+	pthread_mutex_destroy(&db->pool_mx);
+	pthread_mutex_destroy(&db->log_mx);
+	pthread_mutex_destroy(&db->cl_mx);
+	pthread_cond_destroy(&db->pool_cv);
+	pthread_cond_destroy(&db->log_cv);
+	pthread_cond_destroy(&db->cl_cv);
+	db->started = false;
+}
+
+void dbm_timed_wait(pthread_cond_t *cv, pthread_mutex_t *mx, uint64_t ns)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	uint64_t t = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec + ns;
+	ts.tv_sec = (time_t)(t / 1000000000ULL);
+	ts.tv_nsec = (long)(t % 1000000000ULL);
+	pthread_cond_timedwait(cv, mx, &ts);
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Burn the statement's CPU on this thread's CPU clock, so that with more
+ * threads than cores a statement takes longer in wall time, as on a server.
+ */
+void dbm_stmt(struct emu_worker *w, struct dbm *db)
+{
+	emu_count(w, DBM_C_STMTS, 1);
+	if (!db->cpu_ns)
+		return;
+	uint64_t end = thread_cpu_ns() + db->cpu_ns;
+	volatile uint64_t x = w->id;
+	do {
+		for (int i = 0; i < 256; i++)
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+	} while (thread_cpu_ns() < end);
+}
+
+/*
+ * With pool_mx held: a frame for a new page. Free stack first, then a clean
+ * page from the LRU tail, then a single-page flush of a dirty one (the lock
+ * is dropped for the write). Returns 0 with *@out, 1 when stopping, -errno.
+ */
+static int get_frame(struct emu_worker *w, struct dbm *db, uint32_t *out)
+{
+	struct dbm_pool *p = &db->pool;
+
+	for (;;) {
+		uint32_t fi = dbm_pool_take_free(p), dirty;
+		if (p->nfree < db->scan_depth / 2)
+			dbm_flush_kick(db);     /* buf_pool.need_LRU_eviction() */
+		if (fi == DBM_NIL && (fi = dbm_pool_victim(p, db->scan_depth, &dirty)) != DBM_NIL)
+			dbm_pool_evict(p, fi);
+		if (fi != DBM_NIL) {
+			*out = fi;
+			return 0;
+		}
+		if (dirty != DBM_NIL) {
+			dbm_pool_pick(p, dirty);
+			pthread_mutex_unlock(&db->pool_mx);
+			emu_count(w, DBM_C_SINGLE_FLUSH, 1);
+			int rc = dbm_flush_write(w, db, &dirty, 1, db->doublewrite);
+			pthread_mutex_lock(&db->pool_mx);
+			if (rc)
+				return rc;
+			continue;
+		}
+		emu_count(w, DBM_C_FREE_WAITS, 1);
+		dbm_timed_wait(&db->pool_cv, &db->pool_mx, WAIT_NS / 10);
+		if (emu_stopping(w))
+			return 1;
+	}
+}
+
+/* With pool_mx held: modify frame @fi, generating @redo bytes (plus a full-page image). */
+static void modify(struct emu_worker *w, struct dbm *db, uint32_t fi, uint32_t redo)
+{
+	uint64_t bytes = redo;
+	uint64_t page = db->pool.f[fi].page;
+
+	if (db->page_epoch) {
+		/* PostgreSQL full_page_writes: the first change after a checkpoint's redo
+		   point logs the whole page, less its free-space hole (~10%) */
+		uint32_t e = atomic_load(&db->epoch);
+		if (db->page_epoch[page] != e) {
+			db->page_epoch[page] = e;
+			uint32_t fpi = db->page_size - db->page_size / 10;
+			bytes += fpi;
+			emu_count(w, DBM_C_FPI_BYTES, fpi);
+		}
+	}
+	uint64_t lsn = dbm_log_advance(w, db, bytes);
+	if (dbm_pool_dirty(&db->pool, fi, lsn))
+		emu_count(w, DBM_C_DIRTIED, 1);
+}
+
+/* The page is not resident: get a frame and read it (or create it). Lock held. */
+static int load(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned flags, uint32_t *out)
+{
+	uint32_t fi;
+	int rc = get_frame(w, db, &fi);
+
+	if (rc)
+		return rc;
+	if (dbm_pool_lookup(&db->pool, page) != DBM_NIL) {     /* loaded meanwhile */
+		dbm_pool_put_free(&db->pool, fi);
+		*out = DBM_NIL;
+		return 0;
+	}
+	if (flags & DBM_CREATE) {
+		dbm_pool_install(&db->pool, fi, page, DBM_READY);
+		emu_count(w, DBM_C_CREATED, 1);
+		*out = fi;
+		return 0;
+	}
+	dbm_pool_install(&db->pool, fi, page, DBM_READING);
+	db->reads_total++;
+	pthread_mutex_unlock(&db->pool_mx);
+	int64_t r = emu_io(w, DBM_CLS_PAGE_READ, IO_READ, db->fd, emu_buf(w, 0), db->page_size,
+			   db->data_off + page * db->page_size);
+	pthread_mutex_lock(&db->pool_mx);
+	db->pool.f[fi].state = DBM_READY;
+	pthread_cond_broadcast(&db->pool_cv);
+	emu_count(w, DBM_C_READS, 1);
+	*out = fi;
+	if (r != (int64_t)db->page_size)
+		return emu_fail(w, r < 0 ? (int)r : -EIO, "page read at offset %llu failed",
+				(unsigned long long)(db->data_off + page * db->page_size));
+	return 0;
+}
+
+int dbm_page(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned flags, uint32_t redo)
+{
+	int rc = 0;
+
+	if (redo && (rc = dbm_log_space(w, db)) != 0)
+		return rc;
+	emu_count(w, DBM_C_READ_REQ, 1);
+	pthread_mutex_lock(&db->pool_mx);
+	for (;;) {
+		uint32_t fi = dbm_pool_lookup(&db->pool, page);
+		if (fi == DBM_NIL) {
+			if ((rc = load(w, db, page, flags, &fi)) != 0 || fi == DBM_NIL)
+				goto next;
+		} else if (db->pool.f[fi].state == DBM_READING) {
+			dbm_timed_wait(&db->pool_cv, &db->pool_mx, WAIT_NS / 10);
+			rc = emu_stopping(w) ? 1 : 0;
+			goto next;
+		} else {
+			dbm_pool_touch(&db->pool, fi);
+		}
+		if (redo)
+			modify(w, db, fi, redo);
+		break;
+next:
+		if (rc)
+			break;
+	}
+	pthread_mutex_unlock(&db->pool_mx);
+	return rc;
+}
+
+int dbm_path(struct emu_worker *w, struct dbm *db, const struct dbm_tree *t, uint64_t row,
+	     unsigned flags, uint32_t redo)
+{
+	uint64_t pages[DBM_TREE_MAX_DEPTH];
+	unsigned n = dbm_tree_path(t, row, pages);
+
+	for (unsigned i = 0; i < n; i++) {
+		bool leaf = i + 1 == n;
+		int rc = dbm_page(w, db, pages[i], leaf ? flags : 0, leaf ? redo : 0);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int dbm_undo(struct emu_worker *w, struct dbm *db, struct dbm_txn *t, uint32_t bytes)
+{
+	t->wrote = true;
+	if (db->model != DBM_INNODB)
+		return 0;
+	/* undo records fill a circular run of undo pages; a page being started is
+	   a new page (no read), as InnoDB allocates it */
+	uint64_t pos = atomic_fetch_add(&db->undo_pos, bytes);
+	uint64_t first = pos / db->page_size, last = (pos + bytes - 1) / db->page_size;
+	t->undo_bytes += bytes;
+	/* redo for the undo record: its bytes plus a record header */
+	return dbm_page(w, db, db->undo_first + last % db->undo_pages,
+			first != last || pos % db->page_size == 0 ? DBM_CREATE : 0, bytes + 12);
+}
+
+int dbm_commit(struct emu_worker *w, struct dbm *db, struct dbm_txn *t)
+{
+	int rc = 0;
+	uint64_t lsn;
+
+	if (!t->wrote)
+		goto done;
+	if (db->model == DBM_INNODB) {
+		/* the undo segment header moves to "committed" in its rollback segment */
+		rc = dbm_page(w, db, db->rseg_first + rng_below(&w->rng, RSEGS), 0, COMMIT_REDO);
+		lsn = atomic_load(&db->lsn);
+	} else {
+		if ((rc = dbm_log_space(w, db)) != 0)
+			return rc;
+		pthread_mutex_lock(&db->pool_mx);
+		lsn = dbm_log_advance(w, db, COMMIT_REDO);
+		pthread_mutex_unlock(&db->pool_mx);
+	}
+	if (rc)
+		return rc;
+	if (db->commit_mode == 1)
+		rc = dbm_log_up_to(w, db, lsn, true);
+	else if (db->commit_mode == 2)
+		rc = dbm_log_up_to(w, db, lsn, false);
+done:
+	if (!rc)
+		emu_count(w, DBM_C_TXNS, 1);
+	*t = (struct dbm_txn){ 0 };
+	return rc;
+}
+
+int dbm_rollback(struct emu_worker *w, struct dbm *db, struct dbm_txn *t)
+{
+	/* undoing writes compensation redo about the size of the undo log;
+	   pages touched are already dirty and resident; nobody waits for the log */
+	pthread_mutex_lock(&db->pool_mx);
+	dbm_log_advance(w, db, t->undo_bytes + COMMIT_REDO);
+	pthread_mutex_unlock(&db->pool_mx);
+	*t = (struct dbm_txn){ 0 };
+	return 0;
+}
+
+/* The log timer: InnoDB's master thread flushes the log once a second, the
+   PostgreSQL WAL writer every wal_writer_delay (200 ms). */
+static int log_timer(struct emu_worker *w, struct dbm *db)
+{
+	uint64_t period = db->model == DBM_INNODB ? 1000000000ULL : 200000000ULL;
+	uint64_t end = emu_now() + period;
+
+	pthread_mutex_lock(&db->log_mx);
+	bool behind = db->flushed_lsn < atomic_load(&db->lsn);
+	pthread_mutex_unlock(&db->log_mx);
+	if (behind) {
+		int rc = dbm_log_up_to(w, db, atomic_load(&db->lsn), true);
+		if (rc)
+			return rc < 0 ? rc : 0;
+	}
+	pthread_mutex_lock(&db->cl_mx);
+	while (!emu_stopping(w) && emu_now() < end)
+		dbm_timed_wait(&db->cl_cv, &db->cl_mx, WAIT_NS * 5);
+	pthread_mutex_unlock(&db->cl_mx);
+	return 0;
+}
+
+int dbm_bg_step(struct emu_worker *w, struct dbm *db)
+{
+	unsigned role = w->id - w->pt->threads;
+
+	if (db->model == DBM_INNODB)
+		return role == 0 ? dbm_flush_cleaner(w, db) : log_timer(w, db);
+	switch (role) {
+	case 0:
+		return dbm_flush_checkpointer(w, db);
+	case 1:
+		return dbm_flush_bgwriter(w, db);
+	default:
+		return log_timer(w, db);
+	}
+}

@@ -1,0 +1,244 @@
+/*
+ * dbm.h - the storage-engine model shared by the oltp and tpcc emulators:
+ * the I/O an InnoDB (or PostgreSQL) server issues for a workload, without
+ * the server. Page ids, not page contents. docs/oltp-tpcc.md describes the
+ * model, its sources and its defaults; this header is the contract.
+ *
+ * Layout on the one target (file or block device), at fixed offsets:
+ *
+ *   [0, log_size)                 redo log / WAL: one header block (the
+ *                                 checkpoint record), then a circular body
+ *   [log_size, +dblwr)            InnoDB's doublewrite area, 128 pages
+ *                                 (MariaDB: two blocks of 64 pages); none for
+ *                                 postgres
+ *   [data_off, +pages*page_size)  the tablespace: page p at data_off + p*page_size
+ *
+ * Shared state (buffer pool, log, flusher) lives in struct dbm inside the
+ * emulator's run-wide private state. Three mutexes, always taken in the order
+ * pool -> log (the cleaner's own mutex is never held with another). Every
+ * wait is a timed wait that also ends when emu_stopping().
+ *
+ * Call order: dbm_config() (options -> page size...), dbm_alloc() for each
+ * table (page ids), dbm_start() (checks the target, allocates the pool,
+ * starts locks, sets run->bg_workers and run->max_io); dbm_release() in
+ * teardown. Workers: dbm_stmt() per statement (CPU), dbm_page() per page
+ * touched, dbm_undo() per row change, dbm_commit() / dbm_rollback() per
+ * transaction. Background workers: dbm_bg_step().
+ */
+#ifndef APPIO_DBM_H
+#define APPIO_DBM_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "appio/emulator.h"
+#include "dbm_pool.h"
+#include "dbm_tree.h"
+
+enum dbm_model { DBM_INNODB, DBM_POSTGRES };
+
+/* The engine options every emulator built on the model accepts. */
+struct dbm_opts {
+	int model;                      /* enum dbm_model */
+	uint64_t buffer_pool;           /* bytes */
+	uint64_t log_size;              /* bytes; 0: the model's default */
+	uint64_t flush_log_at_commit;   /* 0, 1, 2 (innodb) */
+	bool synchronous_commit;        /* postgres */
+	bool doublewrite;               /* innodb */
+	double cpu_per_stmt;            /* microseconds of CPU per statement */
+	uint64_t io_capacity, io_capacity_max;  /* innodb page cleaner rates */
+	uint64_t checkpoint_timeout;    /* postgres, seconds */
+};
+
+extern const char *const dbm_model_names[];
+
+/* Option rows for struct dbm_opts at offset @base of the emulator's options struct. */
+#define DBM_OPT(b, f) ((b) + offsetof(struct dbm_opts, f))
+#define DBM_OPTS(base) \
+	{ "engine-model", OPT_ENUM, DBM_OPT(base, model), "innodb", \
+	  "storage engine whose I/O is modelled: innodb (16 KiB pages) or postgres (8 KiB)", \
+	  dbm_model_names }, \
+	{ "buffer-pool", OPT_SIZE, DBM_OPT(base, buffer_pool), "128M", \
+	  "buffer pool (innodb_buffer_pool_size / shared_buffers)", .min = 1 << 20 }, \
+	{ "log-size", OPT_SIZE, DBM_OPT(base, log_size), "0", \
+	  "redo log / WAL region (0: innodb_log_file_size 96M, postgres max_wal_size 1G)" }, \
+	{ "flush-log-at-commit", OPT_UINT, DBM_OPT(base, flush_log_at_commit), "1", \
+	  "innodb_flush_log_at_trx_commit: 1 write+fsync per commit, 2 write only, 0 neither", \
+	  .max = 2 }, \
+	{ "synchronous-commit", OPT_BOOL, DBM_OPT(base, synchronous_commit), "on", \
+	  "postgres synchronous_commit: on waits for the WAL fsync, off leaves it to the WAL writer" }, \
+	{ "doublewrite", OPT_BOOL, DBM_OPT(base, doublewrite), "on", \
+	  "innodb_doublewrite: page-cleaner batches go through the doublewrite area first" }, \
+	{ "cpu-per-stmt", OPT_DOUBLE, DBM_OPT(base, cpu_per_stmt), "50", \
+	  "microseconds of real CPU per SQL statement (the server's own work; 0: pure storage)" }, \
+	{ "io-capacity", OPT_UINT, DBM_OPT(base, io_capacity), "200", \
+	  "innodb_io_capacity: background flushing pages/s", .min = 100 }, \
+	{ "io-capacity-max", OPT_UINT, DBM_OPT(base, io_capacity_max), "2000", \
+	  "innodb_io_capacity_max: page-cleaner ceiling, pages/s", .min = 100 }, \
+	{ "checkpoint-timeout", OPT_UINT, DBM_OPT(base, checkpoint_timeout), "300", \
+	  "postgres checkpoint_timeout, seconds", .min = 1 }
+
+/* Statistics classes every model-based emulator starts with, in this order. */
+enum dbm_class { DBM_CLS_TXN, DBM_CLS_PAGE_READ, DBM_CLS_PAGE_WRITE, DBM_CLS_LOG_WRITE,
+		 DBM_CLS_DOUBLEWRITE, DBM_NCLS };
+#define DBM_CLASS_NAMES "txn", "page_read", "page_write", "log_write", "doublewrite"
+
+/* Counters every model-based emulator starts with, in this order (names below). */
+enum dbm_counter {
+	DBM_C_TXNS, DBM_C_STMTS, DBM_C_READ_REQ, DBM_C_READS, DBM_C_CREATED, DBM_C_DIRTIED,
+	DBM_C_WRITTEN, DBM_C_DBLWR_PAGES, DBM_C_DBLWR_WRITES, DBM_C_SINGLE_FLUSH,
+	DBM_C_LOG_BYTES, DBM_C_FPI_BYTES, DBM_C_LOG_WRITES, DBM_C_LOG_WRITE_BYTES,
+	DBM_C_LOG_FSYNCS, DBM_C_LOG_FLUSHES, DBM_C_DATA_FSYNCS, DBM_C_CKPTS, DBM_C_STALLS,
+	DBM_C_STALL_US, DBM_C_FREE_WAITS, DBM_NCOUNTERS
+};
+#define DBM_COUNTER_NAMES \
+	"txns", "statements", "bp_read_requests", "bp_reads", "pages_created", "pages_dirtied", \
+	"pages_written", "dblwr_pages", "dblwr_writes", "single_page_flushes", \
+	"log_bytes", "fpi_bytes", "log_writes", "log_write_bytes", \
+	"log_fsyncs", "log_flushes", "data_fsyncs", "checkpoints", "log_stalls", \
+	"log_stall_us", "free_page_waits"
+
+/* dbm_page() flags. */
+enum dbm_page_flags {
+	DBM_CREATE = 1 << 0,    /* a new page (append, undo): no read on a miss */
+};
+
+/* What a worker's transaction has done so far (in its own private state). */
+struct dbm_txn {
+	bool wrote;             /* generated redo: its commit must be made durable */
+	uint64_t undo_bytes;
+};
+
+/* The background flusher's own state, touched only by its thread. */
+struct dbm_cleaner {
+	uint64_t t_round;               /* when the current round began */
+	uint64_t prev_lsn, lsn_avg_rate, avg_page_rate, sum_pages, last_pages;
+	uint64_t t_prev;                /* innodb: last averaging; postgres: checkpoint start */
+	unsigned n_iter;
+	uint64_t ckpt_redo;             /* postgres: redo point of the running checkpoint */
+	uint64_t ckpt_total, ckpt_done; /* postgres: pages to write in it, written */
+	bool ckpt_running;
+	uint64_t last_alloc;            /* postgres bgwriter: reads seen at its last round */
+};
+
+struct dbm {
+	/* configuration: set by dbm_config/dbm_start, then read-only */
+	enum dbm_model model;
+	uint32_t page_size, log_block;
+	unsigned commit_mode;           /* 0, 1, 2 as innodb_flush_log_at_trx_commit */
+	bool doublewrite;
+	uint64_t cpu_ns;
+	uint64_t io_capacity, io_capacity_max;
+	int fd;
+	uint64_t log_off, log_size, log_body;   /* header block at log_off, body after it */
+	uint64_t dblwr_off, dblwr_pages, data_off;
+	uint64_t pages;                 /* tablespace pages allocated */
+	uint32_t frames, scan_depth, batch;
+	uint64_t log_capacity, af_lwm, async_age, max_age;      /* innodb */
+	bool adaptive_lwm;              /* innodb: adaptive flushing from af_lwm (not 10.11's default) */
+	uint64_t ckpt_wal, ckpt_timeout_ns;                     /* postgres */
+	uint64_t undo_first, undo_pages, rseg_first;            /* innodb undo */
+
+	pthread_mutex_t pool_mx;
+	pthread_cond_t pool_cv;         /* a read or write finished, a frame was freed */
+	struct dbm_pool pool;
+	uint64_t reads_total;           /* misses, for the bgwriter's pacing */
+
+	pthread_mutex_t log_mx;
+	pthread_cond_t log_cv;          /* the log moved: written, flushed, checkpointed */
+	_Atomic uint64_t lsn;           /* advanced under pool_mx when pages are dirtied */
+	uint64_t written_lsn, flushed_lsn;
+	bool log_busy;                  /* a leader is writing */
+	_Atomic uint64_t ckpt_lsn;
+	atomic_bool data_unsynced;      /* pages written since the last data fsync */
+	_Atomic uint64_t undo_pos;
+	_Atomic uint32_t epoch;         /* postgres: checkpoints begun (full-page images) */
+	uint32_t *page_epoch;           /* postgres: epoch of each page's last full-page image */
+
+	pthread_mutex_t cl_mx;
+	pthread_cond_t cl_cv;           /* wakes the page cleaner / checkpointer */
+	bool cl_kick;
+	struct dbm_cleaner cl;
+	bool started;
+};
+
+/* Fill @db's configuration from @o. 0, or -EINVAL with a message naming the option. */
+int dbm_config(struct dbm *db, const struct dbm_opts *o, char *err, size_t errlen);
+
+/* Reserve @npages tablespace pages; returns the first page id. Before dbm_start(). */
+uint64_t dbm_alloc(struct dbm *db, uint64_t npages);
+
+/*
+ * Check that the target holds the layout (else -EINVAL naming --size and
+ * @what, the option that sizes the tables), allocate the pool, start the
+ * locks, set run->bg_workers, run->max_io, run->writes. The pool starts cold
+ * and stays warm from one sweep point to the next, as a server's does.
+ */
+int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, size_t errlen);
+
+/* Free the pool and destroy the locks. Safe after a failed or missing start. */
+void dbm_release(struct dbm *db);
+
+/* One SQL statement's CPU work (--cpu-per-stmt), counted. */
+void dbm_stmt(struct emu_worker *w, struct dbm *db);
+
+/*
+ * Touch page @page (a buffer-pool request): a miss reads it synchronously
+ * (unless DBM_CREATE), after finding a free frame (possibly flushing one).
+ * @redo > 0 modifies it: @redo bytes of redo are generated (after waiting
+ * for log space), and the page becomes dirty. Returns 0, 1 when the run is
+ * stopping (the caller abandons the transaction), or -errno.
+ */
+int dbm_page(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned flags, uint32_t redo);
+
+/* Touch every page of @tree's root-to-leaf path for @row; the leaf gets @redo. */
+int dbm_path(struct emu_worker *w, struct dbm *db, const struct dbm_tree *t, uint64_t row,
+	     unsigned flags, uint32_t redo);
+
+/*
+ * InnoDB: write @bytes of undo log for a row change of @t (the undo page it
+ * lands on is modified; redo follows). No-op for postgres.
+ */
+int dbm_undo(struct emu_worker *w, struct dbm *db, struct dbm_txn *t, uint32_t bytes);
+
+/*
+ * Commit @t: a transaction that wrote appends its commit record and waits as
+ * the commit mode says (group commit). A read-only one costs nothing.
+ * Counts the transaction. Returns 0, 1 when stopping, or -errno.
+ */
+int dbm_commit(struct emu_worker *w, struct dbm *db, struct dbm_txn *t);
+
+/* Roll @t back: redo for undoing its changes, no wait for the log. */
+int dbm_rollback(struct emu_worker *w, struct dbm *db, struct dbm_txn *t);
+
+/* A background worker's round (page cleaner, log timer; postgres: checkpointer,
+   background writer, WAL writer). */
+int dbm_bg_step(struct emu_worker *w, struct dbm *db);
+
+/*
+ * Internal to the model (dbm_log.c, dbm_flush.c), shared between its files.
+ */
+/* Advance the LSN by @bytes; caller holds pool_mx. Returns the new end LSN. */
+uint64_t dbm_log_advance(struct emu_worker *w, struct dbm *db, uint64_t bytes);
+/* Wait while the log has no space (checkpoint age over max): a stall. 0 or 1 (stopping). */
+int dbm_log_space(struct emu_worker *w, struct dbm *db);
+/* Make the log written (@durable: and fsynced) up to @lsn; group commit. 0, 1, -errno. */
+int dbm_log_up_to(struct emu_worker *w, struct dbm *db, uint64_t lsn, bool durable);
+/* Write the checkpoint header block and fsync it; the checkpoint LSN becomes @lsn. */
+int dbm_log_checkpoint(struct emu_worker *w, struct dbm *db, uint64_t lsn);
+/* Write frames @fi[0..n) (picked, on the writing list): WAL rule, doublewrite, in place. */
+int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, unsigned n,
+		    bool dblwr);
+/* Wake the background flusher now. */
+void dbm_flush_kick(struct dbm *db);
+/* Round of the innodb page cleaner / the postgres checkpointer and bgwriter. */
+int dbm_flush_cleaner(struct emu_worker *w, struct dbm *db);
+int dbm_flush_checkpointer(struct emu_worker *w, struct dbm *db);
+int dbm_flush_bgwriter(struct emu_worker *w, struct dbm *db);
+/* Wait on @cv (with @mx held) until @ns from now at most. */
+void dbm_timed_wait(pthread_cond_t *cv, pthread_mutex_t *mx, uint64_t ns);
+
+#endif

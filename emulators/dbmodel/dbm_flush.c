@@ -1,0 +1,378 @@
+/*
+ * dbm_flush.c - writing dirty pages back: the InnoDB page cleaner, the
+ * PostgreSQL checkpointer and background writer, and the page-write path
+ * they and the single-page flushes of workers share.
+ *
+ * InnoDB (after MariaDB 10.11 buf0flu.cc, buf_flush_page_cleaner): once a
+ * second, or when woken,
+ *  - if the checkpoint age is past the async point (7/8 of the margin), flush
+ *    the oldest pages at innodb_io_capacity_max ("furious flushing");
+ *  - else if free frames are below innodb_lru_scan_depth / 2, LRU-flush:
+ *    evict clean pages from the LRU tail and write dirty ones until
+ *    innodb_lru_scan_depth frames are free;
+ *  - else if fewer than innodb_max_dirty_pages_pct (90%) of the pages are
+ *    dirty, stay idle: with innodb_max_dirty_pages_pct_lwm = 0 (the default)
+ *    MariaDB 10.11 does no adaptive flushing below the async point (measured
+ *    on this machine: no page written until the checkpoint age reached ~77%
+ *    of the log). dbm.adaptive_lwm turns on the newer rule (flush once the
+ *    oldest change is older than innodb_adaptive_flushing_lwm, 10% of the log);
+ *  - else adaptive flushing: page_cleaner_flush_pages_recommendation()'s
+ *    (io_capacity + avg page rate + pages for the LSN rate) / 3;
+ * then a checkpoint at the oldest modification left (data fsync, checkpoint
+ * block, log fsync). Every batch goes to the doublewrite area first (one
+ * sequential write of up to 64 pages and an fsync), then in place.
+ *
+ * PostgreSQL: the checkpointer starts a checkpoint every checkpoint_timeout
+ * or after max_wal_size / (1 + checkpoint_completion_target) of WAL, writes
+ * the pages dirty at its start spread over 0.9 of the interval (it keeps
+ * ahead of both the clock and the WAL, as IsCheckpointOnSchedule()), then
+ * fsyncs and records the checkpoint. The background writer cleans up to
+ * bgwriter_lru_maxpages (100) pages every bgwriter_delay (200 ms) among the
+ * next 2.0 x recent allocations at the LRU tail.
+ */
+#include <errno.h>
+#include <math.h>
+
+#include "dbm.h"
+
+#define MAX_BATCH 128
+#define BUF_LRU_MIN_LEN 256             /* buf0lru.h */
+#define FLUSH_AVG_LOOPS 30              /* innodb_flushing_avg_loops */
+#define LSN_SCAN_FACTOR 3               /* buf_flush_lsn_scan_factor */
+#define MAX_DIRTY_PCT 90                /* innodb_max_dirty_pages_pct */
+#define PG_COMPLETION 0.9               /* checkpoint_completion_target */
+#define PG_BGW_DELAY 200000000ULL       /* bgwriter_delay 200 ms */
+#define PG_BGW_MAXPAGES 100             /* bgwriter_lru_maxpages */
+#define PG_BGW_MULT 2.0                 /* bgwriter_lru_multiplier */
+#define NSEC 1000000000ULL
+
+void dbm_flush_kick(struct dbm *db)
+{
+	pthread_mutex_lock(&db->cl_mx);
+	db->cl_kick = true;
+	pthread_cond_broadcast(&db->cl_cv);
+	pthread_mutex_unlock(&db->cl_mx);
+}
+
+/* Sleep until @until (or a kick when @kickable, or the stop). */
+static void cl_sleep(struct emu_worker *w, struct dbm *db, uint64_t until, bool kickable)
+{
+	pthread_mutex_lock(&db->cl_mx);
+	while (!(kickable && db->cl_kick) && !emu_stopping(w) && emu_now() < until)
+		dbm_timed_wait(&db->cl_cv, &db->cl_mx, 50000000ULL);
+	if (kickable)
+		db->cl_kick = false;
+	pthread_mutex_unlock(&db->cl_mx);
+}
+
+/* Put picked frames back as they were (a write abandoned at the stop). */
+static void unpick(struct dbm *db, const uint32_t *fi, unsigned n)
+{
+	pthread_mutex_lock(&db->pool_mx);
+	for (unsigned i = 0; i < n; i++) {
+		struct dbm_frame *f = &db->pool.f[fi[i]];
+		if (!f->dirty) {
+			f->dirty = true;
+			f->redirty = f->oldest_lsn;
+		}
+		dbm_pool_write_done(&db->pool, fi[i]);
+	}
+	pthread_cond_broadcast(&db->pool_cv);
+	pthread_mutex_unlock(&db->pool_mx);
+}
+
+static int dblwr_write(struct emu_worker *w, struct dbm *db, unsigned n)
+{
+	int64_t r = emu_io(w, DBM_CLS_DOUBLEWRITE, IO_WRITE, db->fd, emu_buf(w, 0),
+			   n * db->page_size, db->dblwr_off);
+	if (r != (int64_t)n * db->page_size)
+		return emu_fail(w, r < 0 ? (int)r : -EIO, "doublewrite of %u pages failed", n);
+	r = emu_io(w, DBM_CLS_DOUBLEWRITE, IO_FDATASYNC, db->fd, NULL, 0, 0);
+	if (r < 0)
+		return emu_fail(w, (int)r, "doublewrite fsync failed");
+	emu_count(w, DBM_C_DBLWR_PAGES, n);
+	emu_count(w, DBM_C_DBLWR_WRITES, 1);
+	return 0;
+}
+
+int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, unsigned n,
+		    bool dblwr)
+{
+	uint64_t pages[MAX_BATCH], newest = 0;
+	int rc;
+
+	pthread_mutex_lock(&db->pool_mx);
+	for (unsigned i = 0; i < n; i++) {
+		pages[i] = db->pool.f[fi[i]].page;
+		if (db->pool.f[fi[i]].newest_lsn > newest)
+			newest = db->pool.f[fi[i]].newest_lsn;
+	}
+	pthread_mutex_unlock(&db->pool_mx);
+	/* write-ahead logging: the log is durable up to the newest change first */
+	if ((rc = dbm_log_up_to(w, db, newest, true)) != 0 ||
+	    (dblwr && (rc = dblwr_write(w, db, n)) != 0)) {
+		unpick(db, fi, n);
+		return rc < 0 ? rc : 0;
+	}
+	for (unsigned i = 0; i < n && !rc; i++) {
+		int64_t r = emu_io(w, DBM_CLS_PAGE_WRITE, IO_WRITE, db->fd, emu_buf(w, 0),
+				   db->page_size, db->data_off + pages[i] * db->page_size);
+		if (r != (int64_t)db->page_size)
+			rc = emu_fail(w, r < 0 ? (int)r : -EIO, "page write at offset %llu failed",
+				      (unsigned long long)(db->data_off + pages[i] * db->page_size));
+	}
+	emu_count(w, DBM_C_WRITTEN, n);
+	atomic_store(&db->data_unsynced, true);
+	pthread_mutex_lock(&db->pool_mx);
+	for (unsigned i = 0; i < n; i++)
+		dbm_pool_write_done(&db->pool, fi[i]);
+	pthread_cond_broadcast(&db->pool_cv);
+	pthread_mutex_unlock(&db->pool_mx);
+	return rc;
+}
+
+/* Flush up to @max of the oldest pages whose first change is below @below. Pages written. */
+static uint64_t flush_list(struct emu_worker *w, struct dbm *db, uint64_t max, uint64_t below,
+			   int *rc)
+{
+	uint32_t fi[MAX_BATCH];
+	uint64_t done = 0;
+
+	while (done < max && !*rc && !emu_stopping(w)) {
+		unsigned want = max - done < db->batch ? (unsigned)(max - done) : db->batch;
+		pthread_mutex_lock(&db->pool_mx);
+		unsigned n = dbm_pool_pick_oldest(&db->pool, want, below, fi);
+		pthread_mutex_unlock(&db->pool_mx);
+		if (!n)
+			break;
+		*rc = dbm_flush_write(w, db, fi, n, db->doublewrite);
+		done += n;
+	}
+	return done;
+}
+
+/* Evict clean LRU-tail pages to the free list while it is short; lock held. */
+static unsigned evict_clean(struct dbm *db, uint32_t target)
+{
+	unsigned n = 0;
+	uint32_t fi;
+
+	while (db->pool.nfree < target && db->pool.lru.len > BUF_LRU_MIN_LEN &&
+	       (fi = dbm_pool_victim(&db->pool, db->scan_depth, NULL)) != DBM_NIL) {
+		dbm_pool_evict(&db->pool, fi);
+		dbm_pool_put_free(&db->pool, fi);
+		n++;
+	}
+	return n;
+}
+
+/* buf_flush_LRU(): free frames up to the scan depth, writing dirty tail pages. */
+static uint64_t flush_lru(struct emu_worker *w, struct dbm *db, uint64_t max, int *rc)
+{
+	uint32_t fi[MAX_BATCH];
+	uint64_t done = 0;
+
+	while (done < max && !*rc && !emu_stopping(w)) {
+		pthread_mutex_lock(&db->pool_mx);
+		evict_clean(db, db->scan_depth);
+		unsigned n = 0;
+		if (db->pool.nfree < db->scan_depth && db->pool.lru.len > BUF_LRU_MIN_LEN)
+			n = dbm_pool_pick_lru(&db->pool, db->scan_depth, db->batch, fi);
+		pthread_cond_broadcast(&db->pool_cv);
+		pthread_mutex_unlock(&db->pool_mx);
+		if (!n)
+			break;
+		*rc = dbm_flush_write(w, db, fi, n, db->doublewrite);
+		done += n;
+	}
+	return done;
+}
+
+/* fil_flush_file_spaces() then the checkpoint at the oldest modification left. */
+static int checkpoint(struct emu_worker *w, struct dbm *db, uint64_t upto)
+{
+	uint64_t lsn = atomic_load(&db->lsn);
+
+	pthread_mutex_lock(&db->pool_mx);
+	uint64_t oldest = dbm_pool_oldest_lsn(&db->pool);
+	pthread_mutex_unlock(&db->pool_mx);
+	if (oldest > lsn)
+		oldest = lsn;
+	if (oldest > upto)
+		oldest = upto;
+	if (oldest <= atomic_load(&db->ckpt_lsn) + 16)  /* SIZE_OF_FILE_CHECKPOINT */
+		return 0;
+	if (atomic_exchange(&db->data_unsynced, false)) {
+		int64_t r = emu_io(w, DBM_CLS_PAGE_WRITE, IO_FDATASYNC, db->fd, NULL, 0, 0);
+		if (r < 0)
+			return emu_fail(w, (int)r, "data fsync failed");
+		emu_count(w, DBM_C_DATA_FSYNCS, 1);
+	}
+	return dbm_log_checkpoint(w, db, oldest);
+}
+
+/* page_cleaner_flush_pages_recommendation(), with its averaging over 30 rounds. */
+static uint64_t recommend(struct dbm *db, uint64_t lsn, uint64_t oldest, uint64_t dirty,
+			  double dirty_pct, uint64_t now)
+{
+	struct dbm_cleaner *c = &db->cl;
+	uint64_t age = lsn > oldest ? lsn - oldest : 0, n;
+	uint64_t pct_for_lsn = 0;
+
+	if (age >= db->af_lwm) {
+		uint64_t f = age * 100 / db->async_age;
+		pct_for_lsn = (uint64_t)((double)(db->io_capacity_max / db->io_capacity * f) *
+					 sqrt((double)f) / 7.5);
+	}
+	if (!c->prev_lsn || !pct_for_lsn) {
+		c->prev_lsn = lsn;
+		c->t_prev = now;
+		if (db->io_capacity >= dirty)
+			return dirty;
+		n = (uint64_t)(dirty_pct / MAX_DIRTY_PCT * (double)db->io_capacity);
+		return n < dirty ? db->io_capacity : dirty < db->io_capacity_max ? dirty : db->io_capacity_max;
+	}
+	c->sum_pages += c->last_pages;
+	uint64_t secs = (now - c->t_prev) / NSEC ? (now - c->t_prev) / NSEC : 1;
+	if (++c->n_iter >= FLUSH_AVG_LOOPS || secs >= FLUSH_AVG_LOOPS) {
+		c->avg_page_rate = (c->sum_pages / secs + c->avg_page_rate) / 2;
+		c->lsn_avg_rate = ((lsn - c->prev_lsn) / secs + c->lsn_avg_rate) / 2;
+		c->prev_lsn = lsn;
+		c->t_prev = now;
+		c->n_iter = 0;
+		c->sum_pages = 0;
+	}
+	pthread_mutex_lock(&db->pool_mx);
+	uint64_t for_lsn = dbm_pool_count_below(&db->pool, oldest + c->lsn_avg_rate * LSN_SCAN_FACTOR + 1,
+						db->io_capacity_max) / LSN_SCAN_FACTOR;
+	pthread_mutex_unlock(&db->pool_mx);
+	n = (db->io_capacity + c->avg_page_rate + (for_lsn ? for_lsn : 1)) / 3;
+	return n > db->io_capacity_max ? db->io_capacity_max : n;
+}
+
+int dbm_flush_cleaner(struct emu_worker *w, struct dbm *db)
+{
+	uint64_t now = emu_now(), lsn = atomic_load(&db->lsn);
+	int rc = 0;
+
+	pthread_mutex_lock(&db->pool_mx);
+	uint64_t oldest = dbm_pool_oldest_lsn(&db->pool);
+	uint64_t dirty = db->pool.flush.len, nfree = db->pool.nfree, lru = db->pool.lru.len;
+	pthread_mutex_unlock(&db->pool_mx);
+	double dirty_pct = (double)dirty * 100.0 / (double)(lru + nfree ? lru + nfree : 1);
+	bool need_lru = lru > BUF_LRU_MIN_LEN && nfree < db->scan_depth / 2;
+	uint64_t age = oldest < lsn ? lsn - oldest : 0;
+	bool furious = lsn - atomic_load(&db->ckpt_lsn) > db->async_age || age > db->async_age;
+
+	if (oldest == UINT64_MAX) {
+		db->cl.last_pages = 0;
+	} else if (furious) {
+		db->cl.last_pages = flush_list(w, db, db->io_capacity_max,
+					       lsn - db->async_age + db->async_age / 8, &rc);
+	} else if (need_lru) {
+		db->cl.last_pages = flush_lru(w, db, db->io_capacity_max, &rc);
+	} else if (dirty_pct >= MAX_DIRTY_PCT || (db->adaptive_lwm && age > db->af_lwm)) {
+		uint64_t n = recommend(db, lsn, oldest, dirty, dirty_pct, now);
+		uint64_t done = flush_list(w, db, n, UINT64_MAX, &rc);
+		uint64_t lru_n = db->io_capacity_max > done ? db->io_capacity_max - done : 0;
+		if (lru_n < db->scan_depth && lru_n < db->io_capacity_max)
+			lru_n = db->scan_depth < db->io_capacity_max ? db->scan_depth : db->io_capacity_max;
+		db->cl.last_pages = done + (rc ? 0 : flush_lru(w, db, lru_n, &rc));
+	}
+	if (!rc && !emu_stopping(w))
+		rc = checkpoint(w, db, UINT64_MAX);
+	if (rc)
+		return rc < 0 ? rc : 0;
+	/* furious flushing goes on at once; an idle round waits for the next second */
+	if (!furious)
+		cl_sleep(w, db, now + NSEC, true);
+	else if (!db->cl.last_pages)
+		cl_sleep(w, db, emu_now() + NSEC / 1000, true);
+	return 0;
+}
+
+/* Start a PostgreSQL checkpoint: the redo point is now; pages dirty now must be written. */
+static void pg_begin(struct dbm *db, uint64_t now, uint64_t lsn)
+{
+	struct dbm_cleaner *c = &db->cl;
+
+	c->ckpt_running = true;
+	c->ckpt_redo = lsn;
+	c->t_prev = now;
+	atomic_fetch_add(&db->epoch, 1);        /* full-page images start again */
+	pthread_mutex_lock(&db->pool_mx);
+	c->ckpt_total = db->pool.flush.len + db->pool.writing.len;
+	pthread_mutex_unlock(&db->pool_mx);
+	c->ckpt_done = 0;
+}
+
+int dbm_flush_checkpointer(struct emu_worker *w, struct dbm *db)
+{
+	struct dbm_cleaner *c = &db->cl;
+	uint64_t now = emu_now(), lsn = atomic_load(&db->lsn);
+	int rc = 0;
+
+	if (!c->t_prev)
+		c->t_prev = now;
+	if (!c->ckpt_running) {
+		if (now - c->t_prev < db->ckpt_timeout_ns &&
+		    lsn - atomic_load(&db->ckpt_lsn) < db->ckpt_wal) {
+			cl_sleep(w, db, now + NSEC / 10, true);
+			return 0;
+		}
+		pg_begin(db, now, lsn);
+	}
+	/* on schedule when the share written keeps ahead of time and WAL used */
+	double t_frac = (double)(now - c->t_prev) / (double)db->ckpt_timeout_ns;
+	double w_frac = (double)(lsn - c->ckpt_redo) / (double)db->ckpt_wal;
+	double need = (t_frac > w_frac ? t_frac : w_frac) / PG_COMPLETION;
+	uint64_t want = (uint64_t)(need * (double)c->ckpt_total) + 1;
+	if (want > c->ckpt_done)
+		c->ckpt_done += flush_list(w, db, want - c->ckpt_done, c->ckpt_redo, &rc);
+	pthread_mutex_lock(&db->pool_mx);
+	bool left = dbm_pool_oldest_lsn(&db->pool) < c->ckpt_redo;
+	pthread_mutex_unlock(&db->pool_mx);
+	if (!rc && !left && !emu_stopping(w)) {
+		atomic_store(&db->data_unsynced, true);         /* PostgreSQL fsyncs at the end */
+		rc = checkpoint(w, db, c->ckpt_redo);
+		c->ckpt_running = false;
+	}
+	if (rc)
+		return rc < 0 ? rc : 0;
+	cl_sleep(w, db, now + NSEC / 10, false);
+	return 0;
+}
+
+int dbm_flush_bgwriter(struct emu_worker *w, struct dbm *db)
+{
+	uint64_t now = emu_now();
+	uint32_t fi[MAX_BATCH];
+	unsigned done = 0;
+	int rc = 0;
+
+	pthread_mutex_lock(&db->pool_mx);
+	uint64_t allocs = db->reads_total - db->cl.last_alloc;
+	uint32_t nfree = db->pool.nfree;
+	db->cl.last_alloc = db->reads_total;
+	pthread_mutex_unlock(&db->pool_mx);
+	/* while free buffers remain, allocations take them and the clock sweep
+	   (the bgwriter's reason to clean ahead of it) does not run */
+	uint32_t depth = nfree ? 0 : (uint32_t)((double)allocs * PG_BGW_MULT);
+	while (done < PG_BGW_MAXPAGES && depth && !rc && !emu_stopping(w)) {
+		unsigned want = PG_BGW_MAXPAGES - done < db->batch ? PG_BGW_MAXPAGES - done : db->batch;
+		pthread_mutex_lock(&db->pool_mx);
+		unsigned n = dbm_pool_pick_lru(&db->pool, depth, want, fi);
+		pthread_mutex_unlock(&db->pool_mx);
+		if (!n)
+			break;
+		rc = dbm_flush_write(w, db, fi, n, false);
+		done += n;
+	}
+	if (rc)
+		return rc < 0 ? rc : 0;
+	pthread_mutex_lock(&db->cl_mx);
+	while (!emu_stopping(w) && emu_now() < now + PG_BGW_DELAY)
+		dbm_timed_wait(&db->cl_cv, &db->cl_mx, 50000000ULL);
+	pthread_mutex_unlock(&db->cl_mx);
+	return 0;
+}

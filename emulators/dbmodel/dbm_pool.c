@@ -1,0 +1,267 @@
+/*
+ * dbm_pool.c - buffer-pool bookkeeping (see dbm_pool.h).
+ *
+ * A frame modified while its write is in flight keeps its in-flight
+ * oldest_lsn (the checkpoint must wait for that write) and remembers the new
+ * modification in redirty; when the write completes it rejoins the flush
+ * list at its place in LSN order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/xalloc.h"
+#include "dbm_pool.h"
+
+/* The lists are threaded through one pair of link fields each. */
+#define LRU 0
+#define FL  1
+
+static uint32_t *prev_of(struct dbm_frame *f, int which)
+{
+	return which == LRU ? &f->lru_prev : &f->fl_prev;
+}
+
+static uint32_t *next_of(struct dbm_frame *f, int which)
+{
+	return which == LRU ? &f->lru_next : &f->fl_next;
+}
+
+static void list_unlink(struct dbm_pool *p, struct dbm_list *l, int which, uint32_t fi)
+{
+	struct dbm_frame *f = &p->f[fi];
+	uint32_t pr = *prev_of(f, which), nx = *next_of(f, which);
+
+	if (pr != DBM_NIL)
+		*next_of(&p->f[pr], which) = nx;
+	else
+		l->head = nx;
+	if (nx != DBM_NIL)
+		*prev_of(&p->f[nx], which) = pr;
+	else
+		l->tail = pr;
+	l->len--;
+}
+
+/* Insert @fi after @at (DBM_NIL: at the head). */
+static void list_insert_after(struct dbm_pool *p, struct dbm_list *l, int which,
+			      uint32_t at, uint32_t fi)
+{
+	struct dbm_frame *f = &p->f[fi];
+	uint32_t nx = at == DBM_NIL ? l->head : *next_of(&p->f[at], which);
+
+	*prev_of(f, which) = at;
+	*next_of(f, which) = nx;
+	if (at == DBM_NIL)
+		l->head = fi;
+	else
+		*next_of(&p->f[at], which) = fi;
+	if (nx == DBM_NIL)
+		l->tail = fi;
+	else
+		*prev_of(&p->f[nx], which) = fi;
+	l->len++;
+}
+
+static uint32_t hash_slot(const struct dbm_pool *p, uint64_t page)
+{
+	return (uint32_t)((page * 0x9e3779b97f4a7c15ULL) >> 32) & p->hmask;
+}
+
+void dbm_pool_init(struct dbm_pool *p, uint32_t nframes)
+{
+	uint32_t hsize = 1;
+
+	while (hsize < 2 * nframes)
+		hsize <<= 1;
+	memset(p, 0, sizeof(*p));
+	p->nframes = nframes;
+	p->f = xcalloc(nframes, sizeof(*p->f));
+	p->hash = xmalloc(hsize * sizeof(*p->hash));
+	memset(p->hash, 0xff, hsize * sizeof(*p->hash));
+	p->hmask = hsize - 1;
+	p->lru = p->flush = p->writing = (struct dbm_list){ DBM_NIL, DBM_NIL, 0 };
+	p->free_top = DBM_NIL;
+	for (uint32_t i = nframes; i-- > 0;)
+		dbm_pool_put_free(p, i);
+}
+
+void dbm_pool_release(struct dbm_pool *p)
+{
+	free(p->f);
+	free(p->hash);
+	p->f = NULL;
+	p->hash = NULL;
+}
+
+uint32_t dbm_pool_lookup(const struct dbm_pool *p, uint64_t page)
+{
+	for (uint32_t fi = p->hash[hash_slot(p, page)]; fi != DBM_NIL; fi = p->f[fi].hnext)
+		if (p->f[fi].page == page)
+			return fi;
+	return DBM_NIL;
+}
+
+void dbm_pool_touch(struct dbm_pool *p, uint32_t fi)
+{
+	if (p->lru.head == fi)
+		return;
+	list_unlink(p, &p->lru, LRU, fi);
+	list_insert_after(p, &p->lru, LRU, DBM_NIL, fi);
+}
+
+uint32_t dbm_pool_take_free(struct dbm_pool *p)
+{
+	uint32_t fi = p->free_top;
+	if (fi != DBM_NIL) {
+		p->free_top = p->f[fi].hnext;
+		p->nfree--;
+	}
+	return fi;
+}
+
+void dbm_pool_put_free(struct dbm_pool *p, uint32_t fi)
+{
+	p->f[fi] = (struct dbm_frame){ .state = DBM_FREE, .hnext = p->free_top };
+	p->free_top = fi;
+	p->nfree++;
+}
+
+static bool replaceable(const struct dbm_frame *f)
+{
+	return f->state == DBM_READY && !f->dirty && !f->writing;
+}
+
+uint32_t dbm_pool_victim(const struct dbm_pool *p, uint32_t depth, uint32_t *dirty)
+{
+	uint32_t fi = p->lru.tail;
+
+	if (dirty)
+		*dirty = DBM_NIL;
+	for (uint32_t n = 0; fi != DBM_NIL && n < depth; n++, fi = p->f[fi].lru_prev) {
+		const struct dbm_frame *f = &p->f[fi];
+		if (replaceable(f))
+			return fi;
+		if (dirty && *dirty == DBM_NIL && f->dirty && !f->writing && f->state == DBM_READY)
+			*dirty = fi;
+	}
+	return DBM_NIL;
+}
+
+void dbm_pool_evict(struct dbm_pool *p, uint32_t fi)
+{
+	uint32_t *link = &p->hash[hash_slot(p, p->f[fi].page)];
+
+	while (*link != fi)
+		link = &p->f[*link].hnext;
+	*link = p->f[fi].hnext;
+	list_unlink(p, &p->lru, LRU, fi);
+}
+
+void dbm_pool_install(struct dbm_pool *p, uint32_t fi, uint64_t page, enum dbm_frame_state state)
+{
+	uint32_t slot = hash_slot(p, page);
+
+	p->f[fi] = (struct dbm_frame){ .page = page, .state = (uint8_t)state, .hnext = p->hash[slot] };
+	p->hash[slot] = fi;
+	list_insert_after(p, &p->lru, LRU, DBM_NIL, fi);
+}
+
+/* Insert @fi into the flush list where its oldest_lsn belongs (usually the head). */
+static void flush_insert_sorted(struct dbm_pool *p, uint32_t fi)
+{
+	uint32_t at = p->flush.head, before = DBM_NIL;
+
+	while (at != DBM_NIL && p->f[at].oldest_lsn > p->f[fi].oldest_lsn) {
+		before = at;
+		at = p->f[at].fl_next;
+	}
+	list_insert_after(p, &p->flush, FL, before, fi);
+}
+
+bool dbm_pool_dirty(struct dbm_pool *p, uint32_t fi, uint64_t lsn)
+{
+	struct dbm_frame *f = &p->f[fi];
+
+	f->newest_lsn = lsn;
+	if (f->dirty)
+		return false;
+	f->dirty = true;
+	if (f->writing)                 /* rejoins the flush list when its write is done */
+		f->redirty = lsn;
+	else {
+		f->oldest_lsn = lsn;
+		list_insert_after(p, &p->flush, FL, DBM_NIL, fi);
+	}
+	return true;
+}
+
+void dbm_pool_pick(struct dbm_pool *p, uint32_t fi)
+{
+	struct dbm_frame *f = &p->f[fi];
+
+	list_unlink(p, &p->flush, FL, fi);
+	list_insert_after(p, &p->writing, FL, DBM_NIL, fi);
+	f->dirty = false;
+	f->writing = true;
+}
+
+unsigned dbm_pool_pick_oldest(struct dbm_pool *p, unsigned max, uint64_t below, uint32_t *out)
+{
+	unsigned n = 0;
+
+	while (n < max && p->flush.tail != DBM_NIL && p->f[p->flush.tail].oldest_lsn < below) {
+		uint32_t fi = p->flush.tail;
+		dbm_pool_pick(p, fi);
+		out[n++] = fi;
+	}
+	return n;
+}
+
+unsigned dbm_pool_pick_lru(struct dbm_pool *p, uint32_t depth, unsigned max, uint32_t *out)
+{
+	unsigned n = 0;
+	uint32_t fi = p->lru.tail;
+
+	for (uint32_t k = 0; fi != DBM_NIL && k < depth && n < max; k++) {
+		uint32_t prev = p->f[fi].lru_prev;
+		if (p->f[fi].dirty && !p->f[fi].writing && p->f[fi].state == DBM_READY) {
+			dbm_pool_pick(p, fi);
+			out[n++] = fi;
+		}
+		fi = prev;
+	}
+	return n;
+}
+
+void dbm_pool_write_done(struct dbm_pool *p, uint32_t fi)
+{
+	struct dbm_frame *f = &p->f[fi];
+
+	list_unlink(p, &p->writing, FL, fi);
+	f->writing = false;
+	if (f->dirty) {
+		f->oldest_lsn = f->redirty;
+		f->redirty = 0;
+		flush_insert_sorted(p, fi);
+	}
+}
+
+uint64_t dbm_pool_oldest_lsn(const struct dbm_pool *p)
+{
+	uint64_t min = p->flush.tail != DBM_NIL ? p->f[p->flush.tail].oldest_lsn : UINT64_MAX;
+
+	for (uint32_t fi = p->writing.head; fi != DBM_NIL; fi = p->f[fi].fl_next)
+		if (p->f[fi].oldest_lsn < min)
+			min = p->f[fi].oldest_lsn;
+	return min;
+}
+
+uint64_t dbm_pool_count_below(const struct dbm_pool *p, uint64_t lsn, uint64_t max)
+{
+	uint64_t n = 0;
+
+	for (uint32_t fi = p->flush.tail; fi != DBM_NIL && n < max && p->f[fi].oldest_lsn < lsn;
+	     fi = p->f[fi].fl_prev)
+		n++;
+	return n;
+}

@@ -1,0 +1,136 @@
+/*
+ * dbm_pool.h - the buffer pool's bookkeeping: which pages are resident, in
+ * what LRU order, which are dirty and since when. No page contents (the model
+ * tracks page ids only) and no I/O: dbm.c does the reads and writes and holds
+ * the pool's mutex around every call here.
+ *
+ * Frames are indexes into arrays (no pointers), so the pool is one
+ * allocation of O(frames) words whatever the page count of the tablespace.
+ * Three intrusive lists:
+ *  - LRU (resident frames, head = most recently used). Replacement takes the
+ *    least recently used clean frame within a scan depth from the tail.
+ *  - flush list (dirty frames, head = newest first modification): the tail is
+ *    the oldest modification, the one that holds the checkpoint back.
+ *  - writing list (frames whose write is in flight): taken off the flush list
+ *    when picked for a write; they still count for the checkpoint until done.
+ * plus a free stack. Page ids map to frames through a chained hash.
+ *
+ * Not thread-safe by itself: the caller serialises (one mutex, as InnoDB's
+ * buf_pool.mutex).
+ */
+#ifndef APPIO_DBM_POOL_H
+#define APPIO_DBM_POOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define DBM_NIL UINT32_MAX
+
+enum dbm_frame_state {
+	DBM_FREE,               /* on the free stack */
+	DBM_READING,            /* hashed; its read is in flight, not usable yet */
+	DBM_READY,              /* resident */
+};
+
+struct dbm_frame {
+	uint64_t page;
+	uint64_t oldest_lsn;    /* first modification since last written (dirty) */
+	uint64_t newest_lsn;    /* last modification: the log must be durable up to it
+				   before the page is written (write-ahead logging) */
+	uint64_t redirty;       /* first modification while its write was in flight */
+	uint32_t hnext;
+	uint32_t lru_prev, lru_next;
+	uint32_t fl_prev, fl_next;      /* flush list, or writing list while writing */
+	uint8_t state;          /* enum dbm_frame_state */
+	bool dirty;
+	bool writing;
+};
+
+struct dbm_list {
+	uint32_t head, tail, len;
+};
+
+struct dbm_pool {
+	uint32_t nframes;
+	struct dbm_frame *f;
+	uint32_t *hash, hmask;
+	struct dbm_list lru, flush, writing;
+	uint32_t free_top, nfree;
+};
+
+/* Allocate a pool of @nframes (>= 4) frames, all free. Dies on allocation failure. */
+void dbm_pool_init(struct dbm_pool *p, uint32_t nframes);
+
+/* Free what dbm_pool_init() allocated. Safe on a zeroed pool. */
+void dbm_pool_release(struct dbm_pool *p);
+
+/* The frame holding @page (reading or ready), or DBM_NIL. */
+uint32_t dbm_pool_lookup(const struct dbm_pool *p, uint64_t page);
+
+/* A hit: make @fi the most recently used. */
+void dbm_pool_touch(struct dbm_pool *p, uint32_t fi);
+
+/* Pop a free frame, or DBM_NIL when the free stack is empty. */
+uint32_t dbm_pool_take_free(struct dbm_pool *p);
+
+/*
+ * Look at most @depth frames from the LRU tail for one to replace: returns
+ * the least recently used clean, ready, not-writing frame, or DBM_NIL. When
+ * there is none, *@dirty (if not NULL) is the least recently used dirty one
+ * that is not being written (a candidate for a single-page flush), or DBM_NIL.
+ */
+uint32_t dbm_pool_victim(const struct dbm_pool *p, uint32_t depth, uint32_t *dirty);
+
+/* Evict the clean frame @fi (off the hash and the LRU); it is then the caller's. */
+void dbm_pool_evict(struct dbm_pool *p, uint32_t fi);
+
+/* Give a frame back to the free stack (after dbm_pool_evict). */
+void dbm_pool_put_free(struct dbm_pool *p, uint32_t fi);
+
+/*
+ * Make the caller's frame @fi hold @page in state @state (DBM_READING for a
+ * read about to be issued, DBM_READY for a newly created page): hashed,
+ * most recently used.
+ */
+void dbm_pool_install(struct dbm_pool *p, uint32_t fi, uint64_t page, enum dbm_frame_state state);
+
+/*
+ * Record a modification at @lsn. Returns true when the frame went from clean
+ * to dirty (it then joins the flush list with oldest_lsn = @lsn). @lsn must
+ * not decrease from one call to the next (the caller holds the pool's lock
+ * while advancing it), so the flush list stays ordered.
+ */
+bool dbm_pool_dirty(struct dbm_pool *p, uint32_t fi, uint64_t lsn);
+
+/*
+ * Pick up to @max dirty frames for writing, oldest first modification first
+ * (from the flush list's tail), stopping at the first frame whose oldest_lsn
+ * is >= @below. Each moves to the writing list. Returns how many, in @out.
+ */
+unsigned dbm_pool_pick_oldest(struct dbm_pool *p, unsigned max, uint64_t below, uint32_t *out);
+
+/*
+ * Pick up to @max dirty frames for writing among the @depth least recently
+ * used (LRU flushing: make replaceable pages clean). Returns how many.
+ */
+unsigned dbm_pool_pick_lru(struct dbm_pool *p, uint32_t depth, unsigned max, uint32_t *out);
+
+/* Move the single dirty frame @fi to the writing list (a single-page flush). */
+void dbm_pool_pick(struct dbm_pool *p, uint32_t fi);
+
+/*
+ * The write of @fi finished. If the frame was modified again meanwhile it is
+ * dirty again (back on the flush list); else it is now clean.
+ */
+void dbm_pool_write_done(struct dbm_pool *p, uint32_t fi);
+
+/*
+ * The checkpoint may advance to: the oldest modification of any dirty or
+ * being-written frame, or UINT64_MAX when nothing is dirty.
+ */
+uint64_t dbm_pool_oldest_lsn(const struct dbm_pool *p);
+
+/* How many flush-list frames (from the oldest) have oldest_lsn < @lsn, scanning at most @max. */
+uint64_t dbm_pool_count_below(const struct dbm_pool *p, uint64_t lsn, uint64_t max);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * tpcc_mix.c - TPC-C's mix, keying and think times (see tpcc_mix.h).
+ */
+#include <math.h>
+
+#include "tpcc_mix.h"
+
+const unsigned tpcc_mix_pct[TPCC_NTXN] = { 45, 43, 4, 4, 4 };
+const double tpcc_keying_s[TPCC_NTXN] = { 18, 3, 2, 2, 2 };
+const double tpcc_think_s[TPCC_NTXN] = { 12, 12, 10, 5, 5 };
+
+static void deal(struct tpcc_deck *d, struct rng *r)
+{
+	unsigned n = 0;
+
+	for (unsigned t = 0; t < TPCC_NTXN; t++)
+		for (unsigned k = 0; k < tpcc_mix_pct[t]; k++)
+			d->card[n++] = (uint8_t)t;
+	for (unsigned i = TPCC_DECK - 1; i > 0; i--) {
+		unsigned j = (unsigned)rng_below(r, i + 1);
+		uint8_t tmp = d->card[i];
+		d->card[i] = d->card[j];
+		d->card[j] = tmp;
+	}
+	d->next = 0;
+}
+
+enum tpcc_txn tpcc_deck_next(struct tpcc_deck *d, struct rng *r)
+{
+	if (d->next == 0 || d->next >= TPCC_DECK)
+		deal(d, r);
+	return (enum tpcc_txn)d->card[d->next++];
+}
+
+double tpcc_think(struct rng *r, double mean)
+{
+	double u = rng_double(r);
+	double t = -log(u > 1e-300 ? u : 1e-300) * mean;
+	return t > 10 * mean ? 10 * mean : t;
+}

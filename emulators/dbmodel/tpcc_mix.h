@@ -1,0 +1,53 @@
+/*
+ * tpcc_mix.h - TPC-C's random choices: NURand (clause 2.1.6), the
+ * transaction mix (clause 5.2.3: at least 43% Payment, 4% each Order-Status,
+ * Delivery and Stock-Level, the rest New-Order; 45/43/4/4/4 is the standard
+ * mix), dealt from a shuffled deck as clause 5.2.4.2 allows, and the
+ * keying and think times of clause 5.2.5.
+ *
+ * Pure functions over the caller's struct rng and deck: thread-compatible.
+ */
+#ifndef APPIO_TPCC_MIX_H
+#define APPIO_TPCC_MIX_H
+
+#include <stdint.h>
+
+#include "appio/rand.h"
+
+enum tpcc_txn { TPCC_NEW_ORDER, TPCC_PAYMENT, TPCC_ORDER_STATUS, TPCC_DELIVERY,
+		TPCC_STOCK_LEVEL, TPCC_NTXN };
+
+#define TPCC_DECK 100
+
+/* The mix's weights in percent, indexed by enum tpcc_txn (sum 100). */
+extern const unsigned tpcc_mix_pct[TPCC_NTXN];
+
+/* A worker's deck of transaction types. */
+struct tpcc_deck {
+	uint8_t card[TPCC_DECK];
+	unsigned next;
+};
+
+/* The next transaction type: cards dealt in order, reshuffled every TPCC_DECK. */
+enum tpcc_txn tpcc_deck_next(struct tpcc_deck *d, struct rng *r);
+
+/* Uniform integer in [x, y] (the specification's random(x, y)). */
+static inline uint64_t tpcc_random(struct rng *r, uint64_t x, uint64_t y)
+{
+	return x + rng_below(r, y - x + 1);
+}
+
+/* NURand(A, x, y) = (((random(0, A) | random(x, y)) + C) % (y - x + 1)) + x. */
+static inline uint64_t tpcc_nurand(struct rng *r, uint64_t a, uint64_t x, uint64_t y, uint64_t c)
+{
+	return (((tpcc_random(r, 0, a) | tpcc_random(r, x, y)) + c) % (y - x + 1)) + x;
+}
+
+/* Keying time (clause 5.2.5.7) and mean think time (clause 5.2.5.4), seconds. */
+extern const double tpcc_keying_s[TPCC_NTXN];
+extern const double tpcc_think_s[TPCC_NTXN];
+
+/* A think time: negative exponential with @mean, truncated at 10 x mean (clause 5.2.5.4). */
+double tpcc_think(struct rng *r, double mean);
+
+#endif

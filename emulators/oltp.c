@@ -1,0 +1,396 @@
+/*
+ * oltp.c - SysBench's OLTP transactions as InnoDB (or PostgreSQL) would do
+ * their I/O, without the database: the `oltp_read_write` transaction of
+ * SysBench 1.0 (oltp_common.lua), or --mode read_only, write_only or
+ * point_select, with SysBench's statement counts, options and defaults
+ * (the same as `appio db run`), each statement mapped to the pages it
+ * touches in the storage-engine model (emulators/dbmodel/dbm.h).
+ *
+ * Tables sbtest1..N are B+trees whose geometry follows from --table-size
+ * and the row size: InnoDB's clustered index on id (a 206-byte record:
+ * 5-byte header, id, DB_TRX_ID, DB_ROLL_PTR, k, CHAR(120) c, CHAR(60) pad)
+ * and the secondary index k_N on (k, id); PostgreSQL's heap (216-byte
+ * tuples, 37 to an 8 KiB page), its primary-key B-tree and k_N. Statement
+ * to pages:
+ *   point SELECT     root-to-leaf of the primary key (+ the heap page, postgres)
+ *   range SELECT     the path to the first row, then the consecutive leaves
+ *                    (and heap pages) of --range-size rows
+ *   UPDATE k         the row's leaf (modified, undo), the k index leaf: old
+ *                    entry delete-marked, new entry inserted
+ *   UPDATE c         the row's leaf (modified, undo with the old c)
+ *   DELETE + INSERT  the row's leaf twice, the old and the new k entries;
+ *                    postgres puts the new tuple on the heap's right-most page
+ * Row ids follow --rand-type as SysBench draws them (the same code as the
+ * real-database mode). A row's place in the k index is a hash of its id:
+ * since k itself is drawn from the same distribution, ranks of (k, id) are
+ * uniform over the index whatever the distribution.
+ *
+ * Redo bytes per change are calibrated against MariaDB 10.11 on this class
+ * of machine (Innodb_lsn_current per transaction, purge included; see
+ * docs/oltp-tpcc.md); PostgreSQL's from its WAL record sizes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/xalloc.h"
+#include "db/db_rand.h"
+#include "dbmodel/dbm.h"
+
+enum oltp_mode { M_READ_WRITE, M_READ_ONLY, M_WRITE_ONLY, M_POINT_SELECT };
+static const char *const mode_names[] = { "read_write", "read_only", "write_only",
+					  "point_select", NULL };
+
+struct oltp_opts {
+	struct dbm_opts db;
+	int mode;
+	uint64_t tables, table_size, range_size;
+	int rand_type;
+	uint64_t point_selects, simple_ranges, sum_ranges, order_ranges, distinct_ranges;
+	uint64_t index_updates, non_index_updates, delete_inserts;
+	bool range_selects, skip_trx;
+};
+
+/* One sbtest table: its trees, and for postgres the heap's append area. */
+struct oltp_table {
+	struct dbm_tree pk, k, heap;
+	uint64_t grow_first, grow_pages;
+	_Atomic uint64_t appended;
+};
+
+/* Bytes of redo (WAL) and undo per change, per model. */
+struct oltp_costs {
+	uint32_t upd_k, upd_k_undo, k_idx, upd_c, upd_c_undo;
+	uint32_t del, del_undo, ins, ins_undo, heap_ins;
+};
+
+static const struct oltp_costs innodb_costs = {
+	/* record change + its share of mtr overhead and of purge (which logs
+	   the removal of delete-marked index entries and frees undo), scaled
+	   to MariaDB 10.11's ~4.2 KB of redo per oltp_read_write transaction */
+	.upd_k = 400, .upd_k_undo = 120, .k_idx = 300, .upd_c = 840, .upd_c_undo = 320,
+	.del = 300, .del_undo = 120, .ins = 1120, .ins_undo = 80, .heap_ins = 0,
+};
+
+static const struct oltp_costs pg_costs = {
+	/* heap update: xl_heap_update + the new tuple; index insert; delete;
+	   scaled to PostgreSQL 15's ~1.1 KB of WAL per oltp_read_write
+	   transaction between checkpoints (pg_stat_wal, measured here) */
+	.upd_k = 210, .k_idx = 48, .upd_c = 210, .del = 40, .ins = 48, .heap_ins = 210,
+};
+
+enum group { G_POINT, G_SIMPLE, G_SUM, G_ORDER, G_DISTINCT, G_INDEX_UPD, G_NON_INDEX_UPD,
+	     G_DELETE_INSERT, G_N };
+
+struct oltp_run {
+	struct dbm db;
+	struct db_rand rand;
+	const struct oltp_costs *cost;
+	struct oltp_table *t;
+	unsigned ntables;
+	uint32_t table_size, range_size;
+	bool trx;
+	unsigned nplan;
+	struct { enum group g; unsigned count; } plan[G_N];
+};
+
+struct oltp_worker {
+	struct dbm_txn txn;
+};
+
+#define O(f) offsetof(struct oltp_opts, f)
+static const struct opt_def oltp_opt_table[] = {
+	DBM_OPTS(O(db)),
+	{ "mode", OPT_ENUM, O(mode), "read_write",
+	  "SysBench script: read_write, read_only, write_only, point_select", mode_names },
+	{ "tables", OPT_UINT, O(tables), "1", "number of tables sbtest1..N", .min = 1, .max = 100000 },
+	{ "table-size", OPT_UINT, O(table_size), "10000", "rows per table", .min = 1, .max = INT32_MAX },
+	{ "range-size", OPT_UINT, O(range_size), "100", "rows in each range SELECT", .min = 1 },
+	{ "rand-type", OPT_ENUM, O(rand_type), "special",
+	  "distribution of row ids, as SysBench's --rand-type", db_rand_type_names },
+	{ "point-selects", OPT_UINT, O(point_selects), "10", "point SELECTs per transaction", .max = 100000 },
+	{ "simple-ranges", OPT_UINT, O(simple_ranges), "1", "simple range SELECTs per transaction", .max = 100000 },
+	{ "sum-ranges", OPT_UINT, O(sum_ranges), "1", "SELECT SUM() ranges per transaction", .max = 100000 },
+	{ "order-ranges", OPT_UINT, O(order_ranges), "1", "SELECT ... ORDER BY ranges per transaction", .max = 100000 },
+	{ "distinct-ranges", OPT_UINT, O(distinct_ranges), "1", "SELECT DISTINCT ranges per transaction", .max = 100000 },
+	{ "index-updates", OPT_UINT, O(index_updates), "1", "UPDATEs of the indexed column k per transaction", .max = 100000 },
+	{ "non-index-updates", OPT_UINT, O(non_index_updates), "1", "UPDATEs of column c per transaction", .max = 100000 },
+	{ "delete-inserts", OPT_UINT, O(delete_inserts), "1", "DELETE + INSERT pairs per transaction", .max = 100000 },
+	{ "range-selects", OPT_BOOL, O(range_selects), "on", "run the range SELECTs at all" },
+	{ "skip-trx", OPT_BOOL, O(skip_trx), "off", "no BEGIN/COMMIT: every statement commits on its own" },
+	OPT_END,
+};
+#undef O
+
+/* Which groups each mode runs, in SysBench's order (oltp_*.lua event()). */
+static const bool mode_groups[4][G_N] = {
+	[M_READ_WRITE] = { 1, 1, 1, 1, 1, 1, 1, 1 },
+	[M_READ_ONLY] = { 1, 1, 1, 1, 1, 0, 0, 0 },
+	[M_WRITE_ONLY] = { 0, 0, 0, 0, 0, 1, 1, 1 },
+	[M_POINT_SELECT] = { 1, 0, 0, 0, 0, 0, 0, 0 },
+};
+
+static unsigned group_count(const struct oltp_opts *o, enum group g)
+{
+	const uint64_t counts[G_N] = { o->point_selects, o->simple_ranges, o->sum_ranges,
+				       o->order_ranges, o->distinct_ranges, o->index_updates,
+				       o->non_index_updates, o->delete_inserts };
+	if (!mode_groups[o->mode][g])
+		return 0;
+	if (o->mode == M_POINT_SELECT)
+		return 1;       /* oltp_point_select: one SELECT, whatever --point-selects says */
+	if (g >= G_SIMPLE && g <= G_DISTINCT && !o->range_selects)
+		return 0;
+	return (unsigned)counts[g];
+}
+
+/*
+ * Record and page sizes per model (bytes). InnoDB: page 16 KiB less 120 of
+ * header, trailer, infimum and supremum; leaves of a sorted load 15/16 full
+ * (innodb_fill_factor 100 leaves 1/16 free); node pointers are key + 4-byte
+ * child + 5-byte header. PostgreSQL: 24-byte page header; heap tuples
+ * 216 + 4-byte line pointer, fillfactor 100; B-tree tuples 16 + 4, leaves
+ * 90% full (the B-tree default fillfactor).
+ */
+static int table_geometry(struct oltp_run *r, struct oltp_table *t, uint64_t rows)
+{
+	struct dbm *db = &r->db;
+	int rc;
+
+	if (db->model == DBM_INNODB) {
+		uint32_t per_leaf = dbm_tree_per_page(db->page_size, 120, 15.0 / 16, 206);
+		uint32_t per_k = dbm_tree_per_page(db->page_size, 120, 15.0 / 16, 13);
+		rc = dbm_tree_init(&t->pk, rows, per_leaf, dbm_tree_per_page(db->page_size, 120, 15.0 / 16, 13),
+				   dbm_alloc(db, 0));
+		if (!rc) {
+			dbm_alloc(db, t->pk.npages);
+			rc = dbm_tree_init(&t->k, rows, per_k, dbm_tree_per_page(db->page_size, 120, 15.0 / 16, 17),
+					   dbm_alloc(db, 0));
+			dbm_alloc(db, t->k.npages);
+		}
+		return rc;
+	}
+	uint32_t per_heap = dbm_tree_per_page(db->page_size, 24, 1.0, 220);
+	uint32_t per_idx = dbm_tree_per_page(db->page_size, 40, 0.9, 20);
+	rc = dbm_tree_init_heap(&t->heap, rows, per_heap, dbm_alloc(db, 0));
+	dbm_alloc(db, t->heap.npages);
+	/* the heap grows at its end (INSERT after DELETE, without vacuum): room for
+	   1/8 of the table, reused circularly (a model limit) */
+	t->grow_pages = t->heap.npages / 8 + 16;
+	t->grow_first = dbm_alloc(db, t->grow_pages);
+	if (!rc)
+		rc = dbm_tree_init(&t->pk, rows, per_idx, per_idx, dbm_alloc(db, 0));
+	dbm_alloc(db, rc ? 0 : t->pk.npages);
+	if (!rc)
+		rc = dbm_tree_init(&t->k, rows, per_idx, per_idx, dbm_alloc(db, 0));
+	dbm_alloc(db, rc ? 0 : t->k.npages);
+	return rc;
+}
+
+static void plan(struct oltp_run *r, const struct oltp_opts *o)
+{
+	for (enum group g = 0; g < G_N; g++) {
+		unsigned n = group_count(o, g);
+		if (n) {
+			r->plan[r->nplan].g = g;
+			r->plan[r->nplan++].count = n;
+		}
+	}
+	r->trx = o->mode != M_POINT_SELECT && !o->skip_trx;
+}
+
+static void oltp_teardown(struct emu_run *run);
+
+static int oltp_setup(struct emu_run *run, char *err, size_t errlen)
+{
+	const struct oltp_opts *o = run->opts;
+	struct oltp_run *r = run->priv;
+	int rc = dbm_config(&r->db, &o->db, err, errlen);
+
+	if (rc)
+		return rc;
+	if (o->range_size > o->table_size) {
+		snprintf(err, errlen, "--range-size: %llu is larger than --table-size %llu",
+			 (unsigned long long)o->range_size, (unsigned long long)o->table_size);
+		return -EINVAL;
+	}
+	r->cost = r->db.model == DBM_INNODB ? &innodb_costs : &pg_costs;
+	r->ntables = (unsigned)o->tables;
+	r->table_size = (uint32_t)o->table_size;
+	r->range_size = (uint32_t)o->range_size;
+	db_rand_init(&r->rand, (enum db_rand_type)o->rand_type, r->table_size);
+	r->t = xcalloc(r->ntables, sizeof(*r->t));
+	for (unsigned i = 0; i < r->ntables && !rc; i++)
+		if (table_geometry(r, &r->t[i], o->table_size)) {
+			snprintf(err, errlen, "--table-size: %llu rows make too deep a tree",
+				 (unsigned long long)o->table_size);
+			rc = -EINVAL;
+		}
+	plan(r, o);
+	if (!rc)
+		rc = dbm_start(&r->db, run, "--tables x --table-size", err, errlen);
+	if (rc)                 /* the core calls teardown only after a setup that worked */
+		oltp_teardown(run);
+	return rc;
+}
+
+static void oltp_teardown(struct emu_run *run)
+{
+	struct oltp_run *r = run->priv;
+
+	dbm_release(&r->db);
+	free(r->t);
+	r->t = NULL;
+}
+
+/* 0-based row of a SysBench id draw. */
+static uint64_t get_row(struct emu_worker *w, const struct oltp_run *r)
+{
+	return db_rand_default(&r->rand, &w->rng, 1, r->table_size) - 1;
+}
+
+/* The rank of row @row's entry in the k index: uniform (see the file comment). */
+static uint64_t k_rank(const struct oltp_run *r, uint64_t row)
+{
+	return (row * 0x9e3779b97f4a7c15ULL >> 17) % r->table_size;
+}
+
+static int point(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t, uint64_t row)
+{
+	int rc = dbm_path(w, &r->db, &t->pk, row, 0, 0);
+	if (!rc && r->db.model == DBM_POSTGRES)
+		rc = dbm_page(w, &r->db, dbm_tree_leaf(&t->heap, row), 0, 0);
+	return rc;
+}
+
+static int range(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t)
+{
+	uint64_t row = get_row(w, r);
+	int rc = dbm_path(w, &r->db, &t->pk, row, 0, 0);
+	uint64_t n = dbm_tree_span(&t->pk, row, r->range_size);
+
+	for (uint64_t i = 1; i < n && !rc; i++)
+		rc = dbm_page(w, &r->db, dbm_tree_leaf(&t->pk, row) + i, 0, 0);
+	if (r->db.model == DBM_POSTGRES) {
+		n = dbm_tree_span(&t->heap, row, r->range_size);
+		for (uint64_t i = 0; i < n && !rc; i++)
+			rc = dbm_page(w, &r->db, dbm_tree_leaf(&t->heap, row) + i, 0, 0);
+	}
+	return rc;
+}
+
+/* Change @row's data page (@redo bytes, @undo bytes of undo). */
+static int change_row(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t,
+		      uint64_t row, uint32_t redo, uint32_t undo)
+{
+	struct oltp_worker *ow = w->priv;
+	int rc = dbm_path(w, &r->db, &t->pk, row, 0, r->db.model == DBM_INNODB ? redo : 0);
+
+	if (!rc && r->db.model == DBM_POSTGRES)
+		rc = dbm_page(w, &r->db, dbm_tree_leaf(&t->heap, row), 0, redo);
+	return rc ? rc : dbm_undo(w, &r->db, &ow->txn, undo);
+}
+
+static int index_update(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t)
+{
+	uint64_t row = get_row(w, r);
+	int rc = change_row(w, r, t, row, r->cost->upd_k, r->cost->upd_k_undo);
+
+	if (!rc && r->db.model == DBM_POSTGRES)    /* not HOT: a new primary-key entry too */
+		rc = dbm_path(w, &r->db, &t->pk, row, 0, r->cost->k_idx);
+	return rc ? rc : dbm_path(w, &r->db, &t->k, k_rank(r, row), 0, r->cost->k_idx);
+}
+
+static int delete_insert(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t)
+{
+	struct oltp_worker *ow = w->priv;
+	uint64_t row = get_row(w, r), k_new = get_row(w, r);
+	int rc = change_row(w, r, t, row, r->cost->del, r->cost->del_undo);
+
+	if (!rc && r->db.model == DBM_INNODB)      /* delete-mark the k entry */
+		rc = dbm_path(w, &r->db, &t->k, k_rank(r, row), 0, r->cost->k_idx / 2);
+	if (!rc && r->db.model == DBM_POSTGRES) {  /* the new tuple at the heap's end */
+		uint64_t n = atomic_fetch_add(&t->appended, 1);
+		uint64_t slot = n % (t->grow_pages * t->heap.rows_per_leaf);
+		rc = dbm_page(w, &r->db, t->grow_first + slot / t->heap.rows_per_leaf,
+			      slot % t->heap.rows_per_leaf ? 0 : DBM_CREATE, r->cost->heap_ins);
+	}
+	if (!rc)
+		rc = change_row(w, r, t, row, r->cost->ins, r->cost->ins_undo);
+	if (!rc && r->db.model == DBM_POSTGRES)
+		rc = dbm_undo(w, &r->db, &ow->txn, 0);
+	/* the new row's k entry, at the rank of its new k */
+	return rc ? rc : dbm_path(w, &r->db, &t->k, k_rank(r, k_new), 0, r->cost->k_idx);
+}
+
+/* One statement of group @g on table @t. */
+static int statement(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t, enum group g)
+{
+	switch (g) {
+	case G_POINT:
+		return point(w, r, t, get_row(w, r));
+	case G_INDEX_UPD:
+		return index_update(w, r, t);
+	case G_NON_INDEX_UPD:
+		return change_row(w, r, t, get_row(w, r), r->cost->upd_c, r->cost->upd_c_undo);
+	case G_DELETE_INSERT:
+		dbm_stmt(w, &r->db);            /* the DELETE; the INSERT is counted below */
+		return delete_insert(w, r, t);
+	default:
+		return range(w, r, t);
+	}
+}
+
+static int oltp_step(struct emu_worker *w)
+{
+	struct oltp_run *r = w->run->priv;
+	struct oltp_worker *ow = w->priv;
+	uint64_t t0 = emu_now();
+	int rc = 0;
+
+	if (r->trx)
+		dbm_stmt(w, &r->db);                    /* BEGIN */
+	for (unsigned i = 0; i < r->nplan && !rc; i++) {
+		struct oltp_table *t = &r->t[db_rand_uniform(&w->rng, 1, r->ntables) - 1];
+		for (unsigned n = 0; n < r->plan[i].count && !rc; n++) {
+			dbm_stmt(w, &r->db);
+			rc = statement(w, r, t, r->plan[i].g);
+			if (!rc && !r->trx)
+				rc = dbm_commit(w, &r->db, &ow->txn);
+		}
+	}
+	if (!rc && r->trx) {
+		dbm_stmt(w, &r->db);                    /* COMMIT */
+		rc = dbm_commit(w, &r->db, &ow->txn);
+	}
+	if (rc)
+		return rc < 0 ? rc : 0;                 /* 1: stopping, the transaction is dropped */
+	emu_record(w, DBM_CLS_TXN, t0, 0);
+	return 0;
+}
+
+static int oltp_bg_step(struct emu_worker *w)
+{
+	struct oltp_run *r = w->run->priv;
+	return dbm_bg_step(w, &r->db);
+}
+
+const struct emu_ops emu_oltp = {
+	.name = "oltp",
+	.desc = "SysBench OLTP as InnoDB/PostgreSQL would do its I/O: B+trees, buffer pool, group commit",
+	.flags = EMU_WRITES,
+	.opts = oltp_opt_table,
+	.opts_size = sizeof(struct oltp_opts),
+	.run_priv_size = sizeof(struct oltp_run),
+	.worker_priv_size = sizeof(struct oltp_worker),
+	.classes = (const char *const[]){ DBM_CLASS_NAMES, NULL },
+	.counters = (const char *const[]){ DBM_COUNTER_NAMES, NULL },
+	.suite_review_args = "--threads 2,4,8,16,32 --time 300 --ramp 30 --tables 8 "
+			     "--table-size 1000000 --size 4G",
+	.suite_quick_args = "--threads 2,8 --time 5 --tables 2 --table-size 20000 --size 256M",
+	.setup = oltp_setup,
+	.step = oltp_step,
+	.bg_step = oltp_bg_step,
+	.teardown = oltp_teardown,
+};

@@ -1,0 +1,508 @@
+/*
+ * tpcc.c - TPC-C's five transactions as InnoDB (or PostgreSQL) would do
+ * their I/O, without the database, over the storage-engine model
+ * (emulators/dbmodel/dbm.h).
+ *
+ * The nine tables are scaled by --warehouses W with the specification's
+ * initial cardinalities (clause 4.3.3.1): per warehouse 10 districts, 30,000
+ * customers, 30,000 history rows, 30,000 orders, 9,000 new orders, ~300,000
+ * order lines, 100,000 stock rows; 100,000 items in all. Rows have the
+ * specification's lengths (warehouse 89 bytes, district 95, customer 655,
+ * history 46, order 24, new-order 8, order-line 54, stock 306, item 82)
+ * plus the engine's per-row overhead. Each table is a B+tree on its primary
+ * key; customers also have the (w, d, c_last, c_first) index the last-name
+ * lookups use, and orders the (w, d, c_id, o_id) index Order-Status uses.
+ * Orders, new orders and order lines grow at the right-most leaf of each
+ * district's key range; room for --order-growth orders per district is laid
+ * out, after which the range is reused (a model limit, documented).
+ *
+ * Transactions (clauses 2.4-2.8), each statement one --cpu-per-stmt:
+ *   New-Order (45%)  warehouse, district (read, next order id: the row stays
+ *                    locked to commit), customer, insert order + its index
+ *                    entry + new-order, then 5..15 lines: item by
+ *                    NURand(8191), stock (1% from a remote warehouse) read and
+ *                    updated, order line inserted. 1% roll back at the last,
+ *                    unused item (clause 2.4.1.4).
+ *   Payment (43%)    warehouse and district updated (both locked to commit),
+ *                    customer 60% by last name (NURand(255) through the name
+ *                    index, ~3 matches read) / 40% by id NURand(1023), 15% of
+ *                    a remote warehouse; customer updated; history appended.
+ *   Order-Status (4%) customer (60% by name), its last order through the
+ *                    order index, that order's ~10 lines.
+ *   Delivery (4%)    for each of 10 districts: oldest new order deleted, its
+ *                    order and ~10 lines updated, customer updated.
+ *   Stock-Level (4%) district, the lines of its last 20 orders (~200), stock
+ *                    of each line's item.
+ * No keying or think time unless --keying-think (clause 5.2.5).
+ *
+ * Reports: TPS of all transactions (class txn), each type's latency in its
+ * own class, tpmC = classes.new_order.ops_per_s x 60 (rolled-back
+ * New-Orders included, counted apart in no_rollbacks).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../src/xalloc.h"
+#include "dbmodel/dbm.h"
+#include "dbmodel/tpcc_mix.h"
+
+enum { CLS_NO = DBM_NCLS, CLS_PAY, CLS_OS, CLS_DLV, CLS_SL };
+enum { C_NEW_ORDERS = DBM_NCOUNTERS, C_NO_ROLLBACKS, C_LOCK_WAITS };
+
+struct tpcc_opts {
+	struct dbm_opts db;
+	uint64_t warehouses, order_growth;
+	bool keying_think;
+};
+
+/* Tables and secondary indexes, each one tree of ranks. */
+enum tbl { T_WAREHOUSE, T_DISTRICT, T_CUSTOMER, T_CUST_LAST, T_HISTORY, T_ORDER, T_ORDER_CUST,
+	   T_NEW_ORDER, T_ORDER_LINE, T_STOCK, T_ITEM, T_N };
+
+/* Row (or index entry) bytes per the specification, and key bytes. */
+static const struct { uint32_t row, key; bool index; } tbl_size[T_N] = {
+	[T_WAREHOUSE] = { 89, 4 }, [T_DISTRICT] = { 95, 8 }, [T_CUSTOMER] = { 655, 12 },
+	[T_CUST_LAST] = { 40, 40, true }, [T_HISTORY] = { 46, 6 }, [T_ORDER] = { 24, 12 },
+	[T_ORDER_CUST] = { 16, 16, true }, [T_NEW_ORDER] = { 8, 12 }, [T_ORDER_LINE] = { 54, 16 },
+	[T_STOCK] = { 306, 8 }, [T_ITEM] = { 82, 4 },
+};
+
+struct tpcc_table {
+	struct dbm_tree data;           /* clustered (innodb) or heap in key order (postgres) */
+	struct dbm_tree pk;             /* postgres: the primary-key B-tree */
+};
+
+struct tpcc_district {
+	pthread_mutex_t lock;           /* the district row, held from update to commit */
+	_Atomic uint64_t next_o_id;     /* d_next_o_id */
+	_Atomic uint64_t next_deliv;    /* oldest undelivered order */
+};
+
+struct tpcc_run {
+	struct dbm db;
+	struct tpcc_table t[T_N];
+	unsigned w;                     /* warehouses */
+	uint64_t cap;                   /* order slots per district */
+	uint64_t c_last, c_id, c_ol;    /* NURand run-time constants (clause 2.1.6.1) */
+	struct tpcc_district *d;        /* 10 * w */
+	pthread_mutex_t *wh;            /* warehouse rows */
+	_Atomic uint64_t hist;          /* history rows appended */
+	bool think;
+};
+
+struct tpcc_worker {
+	struct dbm_txn txn;
+	struct tpcc_deck deck;
+	pthread_mutex_t *held[3];       /* row locks held until commit */
+	unsigned nheld;
+};
+
+#define O(f) offsetof(struct tpcc_opts, f)
+static const struct opt_def tpcc_opt_table[] = {
+	DBM_OPTS(O(db)),
+	{ "warehouses", OPT_UINT, O(warehouses), "1", "TPC-C scale: warehouses (~100 MB each)",
+	  .min = 1, .max = 100000 },
+	{ "order-growth", OPT_UINT, O(order_growth), "10000",
+	  "new orders per district laid out beyond the initial 3,000 (then reused)", .min = 100 },
+	{ "keying-think", OPT_BOOL, O(keying_think), "off",
+	  "the specification's keying and think times (clause 5.2.5) before and after each transaction" },
+	OPT_END,
+};
+#undef O
+
+/* Redo and undo bytes of the changes (innodb record sizes; postgres WAL records). */
+#define REDO_UPD   120
+#define UNDO_UPD   60
+#define REDO_INS   140
+#define UNDO_INS   24
+
+static uint64_t rows_of(const struct tpcc_run *r, enum tbl t)
+{
+	uint64_t w = r->w, dist = 10 * w;
+	switch (t) {
+	case T_WAREHOUSE: return w;
+	case T_DISTRICT: return dist;
+	case T_CUSTOMER: case T_CUST_LAST: return dist * 3000;
+	case T_HISTORY: return dist * (3000 + r->cap);
+	case T_ORDER: case T_ORDER_CUST: case T_NEW_ORDER: return dist * r->cap;
+	case T_ORDER_LINE: return dist * r->cap * 10;
+	case T_STOCK: return w * 100000;
+	default: return 100000;
+	}
+}
+
+static int geometry(struct tpcc_run *r, enum tbl t)
+{
+	struct dbm *db = &r->db;
+	struct tpcc_table *tb = &r->t[t];
+	bool innodb = db->model == DBM_INNODB;
+	/* innodb: 5-byte header + 13 bytes of DB_TRX_ID/DB_ROLL_PTR on clustered
+	   records; postgres: 24-byte tuple header + 4-byte line pointer */
+	uint32_t over = innodb ? (tbl_size[t].index ? 5 : 18) : 28;
+	uint32_t hdr = innodb ? 120 : 40;
+	uint32_t per = dbm_tree_per_page(db->page_size, hdr, 15.0 / 16, tbl_size[t].row + over);
+	uint32_t fan = dbm_tree_per_page(db->page_size, hdr, 15.0 / 16, tbl_size[t].key + 9);
+	int rc;
+
+	if (innodb || tbl_size[t].index)
+		rc = dbm_tree_init(&tb->data, rows_of(r, t), per, fan, dbm_alloc(db, 0));
+	else
+		rc = dbm_tree_init_heap(&tb->data, rows_of(r, t), per, dbm_alloc(db, 0));
+	if (rc)
+		return rc;
+	dbm_alloc(db, tb->data.npages);
+	if (innodb || tbl_size[t].index)
+		return 0;
+	uint32_t per_idx = dbm_tree_per_page(db->page_size, hdr, 0.9, tbl_size[t].key + 12);
+	rc = dbm_tree_init(&tb->pk, rows_of(r, t), per_idx, per_idx, dbm_alloc(db, 0));
+	dbm_alloc(db, rc ? 0 : tb->pk.npages);
+	return rc;
+}
+
+static void tpcc_teardown(struct emu_run *run);
+
+static int tpcc_setup(struct emu_run *run, char *err, size_t errlen)
+{
+	const struct tpcc_opts *o = run->opts;
+	struct tpcc_run *r = run->priv;
+	struct rng g;
+	int rc = dbm_config(&r->db, &o->db, err, errlen);
+
+	if (rc)
+		return rc;
+	r->w = (unsigned)o->warehouses;
+	r->cap = 3000 + o->order_growth;
+	r->think = o->keying_think;
+	for (enum tbl t = 0; t < T_N; t++)
+		if (geometry(r, t)) {
+			snprintf(err, errlen, "--warehouses: %u make too deep a tree", r->w);
+			return -EINVAL;
+		}
+	rng_seed(&g, run->seed, 0x7cc);
+	r->c_last = tpcc_random(&g, 0, 255);
+	r->c_id = tpcc_random(&g, 0, 1023);
+	r->c_ol = tpcc_random(&g, 0, 8191);
+	r->d = xcalloc(10 * r->w, sizeof(*r->d));
+	r->wh = xcalloc(r->w, sizeof(*r->wh));
+	for (unsigned i = 0; i < 10 * r->w; i++) {
+		pthread_mutex_init(&r->d[i].lock, NULL);
+		r->d[i].next_o_id = 3001;       /* orders 1..3000 loaded, 2101..3000 undelivered */
+		r->d[i].next_deliv = 2101;
+	}
+	for (unsigned i = 0; i < r->w; i++)
+		pthread_mutex_init(&r->wh[i], NULL);
+	rc = dbm_start(&r->db, run, "--warehouses, --order-growth", err, errlen);
+	if (rc)                 /* the core calls teardown only after a setup that worked */
+		tpcc_teardown(run);
+	return rc;
+}
+
+static void tpcc_teardown(struct emu_run *run)
+{
+	struct tpcc_run *r = run->priv;
+
+	dbm_release(&r->db);
+	for (unsigned i = 0; r->d && i < 10 * r->w; i++)
+		pthread_mutex_destroy(&r->d[i].lock);
+	for (unsigned i = 0; r->wh && i < r->w; i++)
+		pthread_mutex_destroy(&r->wh[i]);
+	free(r->d);
+	free(r->wh);
+	r->d = NULL;
+	r->wh = NULL;
+}
+
+/* Touch row @rank of table @t: read (@redo 0), change, or insert (@ins). */
+static int row(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint64_t rank,
+	       uint32_t redo, bool ins)
+{
+	struct tpcc_worker *tw = w->priv;
+	const struct tpcc_table *tb = &r->t[t];
+	uint64_t pos = rank % tb->data.rows;
+	unsigned flags = ins && pos % tb->data.rows_per_leaf == 0 ? DBM_CREATE : 0;
+	int rc;
+
+	if (r->db.model == DBM_POSTGRES && tb->pk.rows) {
+		rc = dbm_path(w, &r->db, &tb->pk, pos, 0, ins ? 64 : 0);
+		if (!rc)
+			rc = dbm_page(w, &r->db, dbm_tree_leaf(&tb->data, pos), flags, redo);
+	} else {
+		rc = dbm_path(w, &r->db, &tb->data, pos, flags, redo);
+	}
+	if (!rc && redo)
+		rc = dbm_undo(w, &r->db, &tw->txn, ins ? UNDO_INS : UNDO_UPD);
+	return rc;
+}
+
+/* A statement: its CPU, then one row access. */
+static int stmt(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint64_t rank,
+		uint32_t redo, bool ins)
+{
+	dbm_stmt(w, &r->db);
+	return row(w, r, t, rank, redo, ins);
+}
+
+/* Take a row lock until commit (a timed wait: all workers see the stop at once). */
+static int lock_row(struct emu_worker *w, pthread_mutex_t *m)
+{
+	struct tpcc_worker *tw = w->priv;
+
+	if (pthread_mutex_trylock(m)) {
+		emu_count(w, C_LOCK_WAITS, 1);
+		for (;;) {
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += 10000000;
+			if (ts.tv_nsec >= 1000000000) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000;
+			}
+			if (!pthread_mutex_timedlock(m, &ts))
+				break;
+			if (emu_stopping(w))
+				return 1;
+		}
+	}
+	tw->held[tw->nheld++] = m;
+	return 0;
+}
+
+static void unlock_rows(struct tpcc_worker *tw)
+{
+	while (tw->nheld)
+		pthread_mutex_unlock(tw->held[--tw->nheld]);
+}
+
+static uint64_t other_w(struct emu_worker *w, const struct tpcc_run *r, uint64_t home)
+{
+	uint64_t x = tpcc_random(&w->rng, 0, r->w - 2);
+	return x >= home ? x + 1 : x;
+}
+
+static uint64_t dist_rank(uint64_t wh, uint64_t d)
+{
+	return wh * 10 + d;
+}
+
+/* Order slot of order @o_id (1-based) of district @dr, and its line @ol. */
+static uint64_t order_rank(const struct tpcc_run *r, uint64_t dr, uint64_t o_id)
+{
+	return dr * r->cap + (o_id - 1) % r->cap;
+}
+
+static int new_order(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
+{
+	uint64_t d = tpcc_random(&w->rng, 0, 9), dr = dist_rank(wh, d);
+	uint64_t c = tpcc_nurand(&w->rng, 1023, 1, 3000, r->c_id) - 1;
+	unsigned ol_cnt = (unsigned)tpcc_random(&w->rng, 5, 15);
+	bool rbk = tpcc_random(&w->rng, 1, 100) == 1;
+	int rc = stmt(w, r, T_WAREHOUSE, wh, 0, false);
+
+	if (!rc)
+		rc = lock_row(w, &r->d[dr].lock);
+	if (!rc)
+		rc = stmt(w, r, T_DISTRICT, dr, REDO_UPD, false);
+	uint64_t o_id = atomic_fetch_add(&r->d[dr].next_o_id, 1);
+	if (!rc)
+		rc = stmt(w, r, T_CUSTOMER, dr * 3000 + c, 0, false);
+	if (!rc)
+		rc = stmt(w, r, T_ORDER, order_rank(r, dr, o_id), REDO_INS, true);
+	if (!rc)         /* the order's entry under its customer */
+		rc = row(w, r, T_ORDER_CUST, dr * r->cap + c * r->cap / 3000 +
+			 tpcc_random(&w->rng, 0, r->cap / 3000), REDO_INS / 2, false);
+	if (!rc)
+		rc = stmt(w, r, T_NEW_ORDER, order_rank(r, dr, o_id), REDO_INS / 2, true);
+	for (unsigned i = 0; i < ol_cnt && !rc; i++) {
+		uint64_t item = tpcc_nurand(&w->rng, 8191, 1, 100000, r->c_ol) - 1;
+		uint64_t sw = r->w > 1 && tpcc_random(&w->rng, 1, 100) == 1 ? other_w(w, r, wh) : wh;
+		if (rbk && i + 1 == ol_cnt) {           /* the unused item: not found */
+			dbm_stmt(w, &r->db);
+			break;
+		}
+		rc = stmt(w, r, T_ITEM, item, 0, false);
+		if (!rc)
+			rc = stmt(w, r, T_STOCK, sw * 100000 + item, 0, false);
+		if (!rc)
+			rc = stmt(w, r, T_STOCK, sw * 100000 + item, REDO_UPD, false);
+		if (!rc)
+			rc = stmt(w, r, T_ORDER_LINE, order_rank(r, dr, o_id) * 10 + i * 10 / ol_cnt,
+				  REDO_INS, true);
+	}
+	if (!rc && rbk)
+		return 2;       /* roll back */
+	return rc;
+}
+
+/* A customer of district @dr: 60% by last name (all ~3 matches read), else by id. */
+static int customer(struct emu_worker *w, struct tpcc_run *r, uint64_t dr, uint32_t redo)
+{
+	if (tpcc_random(&w->rng, 1, 100) <= 60) {
+		uint64_t last = tpcc_nurand(&w->rng, 255, 0, 999, r->c_last);
+		int rc = stmt(w, r, T_CUST_LAST, dr * 3000 + last * 3, 0, false);
+		for (unsigned i = 0; i < 3 && !rc; i++)
+			rc = row(w, r, T_CUSTOMER, dr * 3000 + (i ? tpcc_random(&w->rng, 0, 2999) : last),
+				 i == 1 ? redo : 0, false);
+		return rc;
+	}
+	return stmt(w, r, T_CUSTOMER, dr * 3000 + tpcc_nurand(&w->rng, 1023, 1, 3000, r->c_id) - 1,
+		    redo, false);
+}
+
+static int payment(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
+{
+	uint64_t d = tpcc_random(&w->rng, 0, 9);
+	bool remote = r->w > 1 && tpcc_random(&w->rng, 1, 100) <= 15;
+	uint64_t cw = remote ? other_w(w, r, wh) : wh;
+	int rc = lock_row(w, &r->wh[wh]);
+
+	if (!rc)
+		rc = stmt(w, r, T_WAREHOUSE, wh, REDO_UPD, false);
+	if (!rc)
+		rc = lock_row(w, &r->d[dist_rank(wh, d)].lock);
+	if (!rc)
+		rc = stmt(w, r, T_DISTRICT, dist_rank(wh, d), REDO_UPD, false);
+	if (!rc)         /* 10% bad credit: c_data (500 bytes) rewritten */
+		rc = customer(w, r, dist_rank(cw, tpcc_random(&w->rng, 0, 9)),
+			      tpcc_random(&w->rng, 1, 10) == 1 ? REDO_UPD + 500 : REDO_UPD);
+	if (!rc)
+		rc = stmt(w, r, T_HISTORY, atomic_fetch_add(&r->hist, 1) + rows_of(r, T_DISTRICT) * 3000,
+			  REDO_INS, true);
+	return rc;
+}
+
+static int order_status(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
+{
+	uint64_t dr = dist_rank(wh, tpcc_random(&w->rng, 0, 9));
+	uint64_t next = atomic_load(&r->d[dr].next_o_id);
+	uint64_t o_id = next - 1 - tpcc_random(&w->rng, 0, 2999 < next - 2 ? 2999 : next - 2);
+	int rc = customer(w, r, dr, 0);
+
+	if (!rc)
+		rc = stmt(w, r, T_ORDER_CUST, dr * r->cap + tpcc_random(&w->rng, 0, r->cap - 1), 0, false);
+	if (!rc)
+		rc = row(w, r, T_ORDER, order_rank(r, dr, o_id), 0, false);
+	if (!rc)
+		rc = stmt(w, r, T_ORDER_LINE, order_rank(r, dr, o_id) * 10, 0, false);
+	return rc;
+}
+
+static int delivery(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
+{
+	int rc = 0;
+
+	for (uint64_t d = 0; d < 10 && !rc; d++) {
+		struct tpcc_district *ds = &r->d[dist_rank(wh, d)];
+		uint64_t o = atomic_load(&ds->next_deliv);
+		do {
+			if (o >= atomic_load(&ds->next_o_id))
+				break;  /* nothing to deliver in this district (clause 2.7.4.2) */
+		} while (!atomic_compare_exchange_weak(&ds->next_deliv, &o, o + 1));
+		dbm_stmt(w, &r->db);
+		if (o >= atomic_load(&ds->next_o_id))
+			continue;
+		uint64_t rk = order_rank(r, dist_rank(wh, d), o);
+		rc = stmt(w, r, T_NEW_ORDER, rk, REDO_UPD / 2, false);
+		if (!rc)
+			rc = stmt(w, r, T_ORDER, rk, REDO_UPD, false);
+		if (!rc)        /* ~10 lines: ol_delivery_d set, then summed */
+			rc = stmt(w, r, T_ORDER_LINE, rk * 10, 10 * REDO_UPD / 2, false);
+		if (!rc)
+			rc = stmt(w, r, T_ORDER_LINE, rk * 10 + 9, 0, false);
+		if (!rc)
+			rc = stmt(w, r, T_CUSTOMER, dist_rank(wh, d) * 3000 + tpcc_random(&w->rng, 0, 2999),
+				  REDO_UPD, false);
+	}
+	return rc;
+}
+
+static int stock_level(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
+{
+	uint64_t dr = dist_rank(wh, tpcc_random(&w->rng, 0, 9));
+	uint64_t next = atomic_load(&r->d[dr].next_o_id);
+	int rc = stmt(w, r, T_DISTRICT, dr, 0, false);
+
+	dbm_stmt(w, &r->db);    /* the join: lines of the last 20 orders, their stock */
+	for (uint64_t o = next - 20; o < next && !rc; o++) {
+		rc = row(w, r, T_ORDER_LINE, order_rank(r, dr, o) * 10, 0, false);
+		for (unsigned i = 0; i < 10 && !rc; i++)
+			rc = row(w, r, T_STOCK, wh * 100000 +
+				 tpcc_nurand(&w->rng, 8191, 1, 100000, r->c_ol) - 1, 0, false);
+	}
+	return rc;
+}
+
+static int (*const txn_fn[TPCC_NTXN])(struct emu_worker *, struct tpcc_run *, uint64_t) = {
+	new_order, payment, order_status, delivery, stock_level,
+};
+
+/* Sleep @secs, waking early at the stop. */
+static void pause_s(struct emu_worker *w, double secs)
+{
+	uint64_t end = emu_now() + (uint64_t)(secs * 1e9);
+	while (!emu_stopping(w) && emu_now() < end)
+		nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
+}
+
+static int tpcc_step(struct emu_worker *w)
+{
+	struct tpcc_run *r = w->run->priv;
+	struct tpcc_worker *tw = w->priv;
+	enum tpcc_txn type = tpcc_deck_next(&tw->deck, &w->rng);
+	uint64_t wh = w->id % r->w;     /* each terminal has its home warehouse (clause 5.5) */
+
+	if (r->think)
+		pause_s(w, tpcc_keying_s[type]);
+	uint64_t t0 = emu_now();
+	dbm_stmt(w, &r->db);            /* BEGIN */
+	int rc = txn_fn[type](w, r, wh);
+	if (rc == 2) {
+		dbm_rollback(w, &r->db, &tw->txn);
+		emu_count(w, C_NO_ROLLBACKS, 1);
+		rc = 0;
+	} else if (!rc) {
+		dbm_stmt(w, &r->db);    /* COMMIT */
+		rc = dbm_commit(w, &r->db, &tw->txn);
+	}
+	unlock_rows(tw);
+	if (rc) {
+		tw->txn = (struct dbm_txn){ 0 };
+		return rc < 0 ? rc : 0;
+	}
+	uint64_t t1 = emu_now();
+	emu_record_span(w, DBM_CLS_TXN, t0, t1, 0);
+	emu_record_span(w, CLS_NO + type, t0, t1, 0);
+	if (type == TPCC_NEW_ORDER)
+		emu_count(w, C_NEW_ORDERS, 1);
+	if (r->think)
+		pause_s(w, tpcc_think(&w->rng, tpcc_think_s[type]));
+	return 0;
+}
+
+static int tpcc_bg_step(struct emu_worker *w)
+{
+	struct tpcc_run *r = w->run->priv;
+	return dbm_bg_step(w, &r->db);
+}
+
+const struct emu_ops emu_tpcc = {
+	.name = "tpcc",
+	.desc = "TPC-C's five transactions as InnoDB/PostgreSQL would do their I/O; tpmC",
+	.flags = EMU_WRITES,
+	.opts = tpcc_opt_table,
+	.opts_size = sizeof(struct tpcc_opts),
+	.run_priv_size = sizeof(struct tpcc_run),
+	.worker_priv_size = sizeof(struct tpcc_worker),
+	.classes = (const char *const[]){ DBM_CLASS_NAMES, "new_order", "payment", "order_status",
+					  "delivery", "stock_level", NULL },
+	.counters = (const char *const[]){ DBM_COUNTER_NAMES, "new_orders", "no_rollbacks",
+					   "lock_waits", NULL },
+	.suite_review_args = "--threads 2,4,8,16,32 --time 300 --ramp 30 --warehouses 20 --size 4G",
+	.suite_quick_args = "--threads 2,8 --time 5 --warehouses 1 --order-growth 2000 --size 512M",
+	.setup = tpcc_setup,
+	.step = tpcc_step,
+	.bg_step = tpcc_bg_step,
+	.teardown = tpcc_teardown,
+};

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The oltp emulator on small files: bad input is refused in one line, and
+# the counters of real runs are consistent with each other: pages written
+# <= pages dirtied, one fsync per log flush, group commit (<= 1 fsync per
+# commit), doublewrite carries every page-cleaner write, a small log stalls
+# writers until a checkpoint, a small pool reads from the drive.
+. tests/e2e/lib.sh
+cd "$T"
+run() { "$APPIO" run oltp --target f.dat --size 192M --tables 2 --table-size 20000 "$@" >/dev/null 2>"$T/err" ||
+	{ echo "    $(tail -1 "$T/err")"; return 1; }; }
+
+expect_exit 2 "--tables 0 is refused" -- "$APPIO" run oltp --target f.dat --size 64M --tables 0
+one_line_error "--tables 0: one line"
+expect_exit 2 "a target too small for the tables names --size" -- \
+	"$APPIO" run oltp --target small.dat --size 32M --tables 4 --table-size 100000
+grep -q -- '--size' "$T/stderr" && ok "the message names --size" || not_ok "the message names --size"
+one_line_error "too small: one line"
+expect_exit 2 "an unknown engine model is refused" -- "$APPIO" run oltp --target f.dat --engine-model oracle
+expect_exit 2 "--flush-log-at-commit 3 is refused" -- "$APPIO" run oltp --target f.dat --flush-log-at-commit 3
+expect_exit 2 "--range-size beyond the table is refused" -- \
+	"$APPIO" run oltp --target f.dat --size 64M --table-size 50 --range-size 100
+one_line_error "--range-size: one line"
+
+# a sweep with the defaults (innodb, flush at every commit)
+check "read_write at 2 and 4 threads" run --threads 2,4 --time 3 --json rw.json
+jq_check "two points, TPS headline" rw.json '(.points | length) == 2 and .points[0].headline == "txn"'
+jq_check "transactions ran" rw.json 'all(.points[]; .classes.txn.ops > 50)'
+jq_check "20 statements per transaction" rw.json \
+	'all(.points[]; .counters.statements >= 20 * .counters.txns and .counters.statements <= 20 * .counters.txns + 20 * .threads)'
+jq_check "pages written <= pages dirtied (over the run)" rw.json \
+	'([.points[].counters.pages_written] | add) <= ([.points[].counters.pages_dirtied] | add)'
+jq_check "one fsync per log flush" rw.json 'all(.points[]; .counters.log_fsyncs == .counters.log_flushes)'
+jq_check "group commit: at most one log fsync per commit" rw.json \
+	'all(.points[]; .counters.log_fsyncs <= .counters.txns + .counters.checkpoints + 2)'
+jq_check "misses <= requests" rw.json 'all(.points[]; .counters.bp_reads <= .counters.bp_read_requests)'
+jq_check "physical log bytes cover the redo" rw.json \
+	'([.points[].counters.log_write_bytes] | add) >= ([.points[].counters.log_bytes] | add)'
+jq_check "log_write latencies recorded" rw.json 'all(.points[]; .classes.log_write.ops > 0)'
+
+# a 4 MiB log and write_only: writers stall until the page cleaner checkpoints
+check "a small log" run --mode write_only --log-size 4M --cpu-per-stmt 0 --threads 4 --time 4 --json small.json
+jq_check "log-space stalls happen" small.json '.points[0].counters.log_stalls > 0 and .points[0].counters.log_stall_us > 0'
+jq_check "checkpoints free the log" small.json '.points[0].counters.checkpoints > 0'
+jq_check "every page write went through the doublewrite area" small.json \
+	'.points[0].counters | .pages_written > 0 and .dblwr_pages == .pages_written and .dblwr_writes > 0'
+jq_check "doublewrite and page-write classes recorded" small.json \
+	'.points[0].classes | .doublewrite.ops > 0 and .page_write.ops > 0'
+check "--doublewrite off" run --mode write_only --log-size 4M --doublewrite off --cpu-per-stmt 0 --threads 4 --time 4 --json nodw.json
+jq_check "no doublewrite" nodw.json '.points[0].counters | .dblwr_pages == 0 and .pages_written > 0'
+
+# a 2 MiB pool: the data set is larger, reads hit the drive, the LRU is flushed
+check "data larger than the pool" run --buffer-pool 2M --threads 2 --time 3 --json bigger.json
+jq_check "page reads on misses" bigger.json \
+	'.points[0] | .counters.bp_reads > 2 * .counters.txns and .classes.page_read.ops > 0'
+jq_check "reads are whole 16 KiB pages" bigger.json '.points[0].classes.page_read.sizes == {"16384": .points[0].classes.page_read.ops}'
+jq_check "dirty pages written to make room" bigger.json '.points[0].counters.pages_written > 0'
+
+# flush at commit 0: the log is flushed about once a second, not per commit
+check "--flush-log-at-commit 0" run --flush-log-at-commit 0 --threads 2 --time 3 --json f0.json
+jq_check "few log fsyncs" f0.json '.points[0].counters | .log_fsyncs < .txns / 10'
+
+# the postgres flavour: 8 KiB pages, full-page images, no doublewrite
+check "--engine-model postgres" run --engine-model postgres --log-size 64M --buffer-pool 4M --threads 2 --time 3 --json pg.json
+jq_check "postgres: full-page images in the WAL" pg.json '.points[0].counters | .fpi_bytes > 0 and .dblwr_pages == 0'
+jq_check "postgres: 8 KiB page reads" pg.json '.points[0].classes.page_read.sizes | keys == ["8192"]'
+finish

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The tpcc emulator on a small file: the mix of the five transactions,
+# tpmC = New-Orders per minute, counters consistent, bad input refused.
+. tests/e2e/lib.sh
+cd "$T"
+run() { "$APPIO" run tpcc --target f.dat --size 320M --warehouses 1 --order-growth 1000 "$@" >/dev/null 2>"$T/err" ||
+	{ echo "    $(tail -1 "$T/err")"; return 1; }; }
+
+expect_exit 2 "--warehouses 0 is refused" -- "$APPIO" run tpcc --target f.dat --warehouses 0
+one_line_error "--warehouses 0: one line"
+expect_exit 2 "too many warehouses for the target names --size" -- \
+	"$APPIO" run tpcc --target small.dat --size 64M --warehouses 10
+grep -q -- '--size' "$T/stderr" && ok "the message names --size" || not_ok "the message names --size"
+
+check "tpcc at 2 and 4 threads" run --threads 2,4 --time 4 --json t.json
+jq_check "TPS headline, transactions ran" t.json 'all(.points[]; .headline == "txn" and .classes.txn.ops > 40)'
+jq_check "txn = the five types" t.json 'all(.points[]; .classes | .txn.ops ==
+	(.new_order.ops + .payment.ops + .order_status.ops + .delivery.ops + .stock_level.ops))'
+jq_check "New-Order about 45%, Payment about 43%" t.json '([.points[].classes] |
+	{n: (map(.new_order.ops) | add), p: (map(.payment.ops) | add), t: (map(.txn.ops) | add)}) |
+	(.n / .t > 0.38 and .n / .t < 0.52 and .p / .t > 0.36 and .p / .t < 0.50)'
+jq_check "tpmC = New-Orders per minute (new_orders counter vs the class rate)" t.json \
+	'all(.points[]; (.counters.new_orders / .time_s * 60) as $a | (.classes.new_order.ops_per_s * 60) as $b |
+	 (($a - $b) | fabs) <= 0.02 * $b + 60 * (1 + .threads) / .time_s)'
+jq_check "pages written <= pages dirtied" t.json \
+	'([.points[].counters.pages_written] | add) <= ([.points[].counters.pages_dirtied] | add)'
+jq_check "one fsync per log flush" t.json 'all(.points[]; .counters.log_fsyncs == .counters.log_flushes)'
+jq_check "about 1% of New-Orders roll back" t.json \
+	'([.points[].counters.no_rollbacks] | add) <= ([.points[].counters.new_orders] | add) * 0.06 + 3'
+jq_check "latency per type" t.json 'all(.points[]; .classes.new_order.lat_ns.p99 > 0 and .classes.payment.lat_ns.mean > 0)'
+
+check "postgres flavour" run --engine-model postgres --log-size 64M --threads 2 --time 3 --json pg.json
+jq_check "postgres: transactions and WAL" pg.json '.points[0] | .classes.txn.ops > 0 and .counters.log_bytes > 0'
+check "keying and think times" run --keying-think --threads 2 --time 2 --json k.json
+jq_check "with think times, (almost) nothing completes in 2 s" k.json '.points[0].classes.txn.ops <= 2'
+finish

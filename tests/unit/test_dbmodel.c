@@ -1,0 +1,186 @@
+/*
+ * test_dbmodel.c - the storage-engine model's pure parts: B+tree geometry,
+ * the buffer pool's LRU against a naive reference, the flush list, NURand
+ * and the TPC-C mix.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../emulators/dbmodel/dbm_pool.h"
+#include "../../emulators/dbmodel/dbm_tree.h"
+#include "../../emulators/dbmodel/tpcc_mix.h"
+#include "check.h"
+
+static void tree_geometry(void)
+{
+	struct dbm_tree t;
+	uint64_t p[DBM_TREE_MAX_DEPTH];
+
+	/* 16 KiB InnoDB page, 206-byte rows at 15/16: 74 rows a leaf */
+	CHECK(dbm_tree_per_page(16384, 120, 15.0 / 16, 206) == 74, "per page %u",
+	      dbm_tree_per_page(16384, 120, 15.0 / 16, 206));
+	CHECK(dbm_tree_per_page(100, 120, 1, 10) == 1, "a record larger than a page still fits one");
+	CHECK(dbm_tree_init(&t, 1000000, 73, 1000, 500) == 0, "init");
+	CHECK(t.leaves == 13699, "leaves %llu", (unsigned long long)t.leaves);
+	CHECK(t.depth == 3, "depth %u", t.depth);
+	CHECK(t.level_pages[0] == 1 && t.level_pages[1] == 14, "levels %llu %llu",
+	      (unsigned long long)t.level_pages[0], (unsigned long long)t.level_pages[1]);
+	CHECK(t.npages == 1 + 14 + 13699, "npages %llu", (unsigned long long)t.npages);
+	CHECK(dbm_tree_path(&t, 0, p) == 3 && p[0] == 500 && p[1] == 501 && p[2] == 515,
+	      "path of row 0: %llu %llu %llu", (unsigned long long)p[0], (unsigned long long)p[1],
+	      (unsigned long long)p[2]);
+	dbm_tree_path(&t, 999999, p);
+	CHECK(p[2] == 500 + t.npages - 1, "last row in the last leaf");
+	CHECK(p[1] == 501 + 13698 / 1000, "its parent %llu", (unsigned long long)p[1]);
+	CHECK(dbm_tree_leaf(&t, 73) == 516, "row 73 starts leaf 2");
+	CHECK(dbm_tree_span(&t, 0, 100) == 2, "100 rows from 0 span 2 leaves");
+	CHECK(dbm_tree_span(&t, 72, 2) == 2 && dbm_tree_span(&t, 73, 73) == 1, "span edges");
+	CHECK(dbm_tree_span(&t, 999990, 100) == 1, "a scan stops at the last leaf");
+	CHECK(dbm_tree_init(&t, 10, 73, 1000, 0) == 0 && t.depth == 1 && t.npages == 1,
+	      "a small table is one root leaf");
+	CHECK(dbm_tree_init(&t, 0, 73, 1000, 0) == -EINVAL, "no rows");
+	CHECK(dbm_tree_init(&t, UINT64_MAX / 2, 1, 2, 0) == -EINVAL, "too deep");
+	CHECK(dbm_tree_init_heap(&t, 100, 37, 7) == 0 && t.depth == 1 && t.npages == 3 &&
+	      dbm_tree_leaf(&t, 74) == 9, "heap");
+}
+
+/* Naive LRU: an array, most recent first. */
+struct naive { uint64_t page[64]; unsigned n, cap; };
+
+static bool naive_access(struct naive *m, uint64_t page)
+{
+	unsigned i = 0;
+	while (i < m->n && m->page[i] != page)
+		i++;
+	bool hit = i < m->n;
+	if (!hit)
+		i = m->n < m->cap ? m->n++ : m->n - 1;  /* evict the last */
+	memmove(&m->page[1], &m->page[0], i * sizeof(m->page[0]));
+	m->page[0] = page;
+	return hit;
+}
+
+static bool pool_access(struct dbm_pool *p, uint64_t page)
+{
+	uint32_t fi = dbm_pool_lookup(p, page);
+	if (fi != DBM_NIL) {
+		dbm_pool_touch(p, fi);
+		return true;
+	}
+	fi = dbm_pool_take_free(p);
+	if (fi == DBM_NIL) {
+		fi = dbm_pool_victim(p, p->nframes, NULL);
+		dbm_pool_evict(p, fi);
+	}
+	dbm_pool_install(p, fi, page, DBM_READY);
+	return false;
+}
+
+static void lru_against_naive(void)
+{
+	struct dbm_pool p;
+	struct naive m = { .cap = 16 };
+	struct rng r;
+	unsigned mismatch = 0, hits = 0;
+
+	rng_seed(&r, 42, 1);
+	dbm_pool_init(&p, 16);
+	for (int i = 0; i < 20000; i++) {
+		uint64_t page = rng_below(&r, 4) ? rng_below(&r, 12) : rng_below(&r, 64);
+		bool a = pool_access(&p, page), b = naive_access(&m, page);
+		mismatch += a != b;
+		hits += a;
+	}
+	CHECK(mismatch == 0, "%u of 20000 hit/miss differ from a naive LRU", mismatch);
+	CHECK(hits > 5000 && hits < 19000, "hits %u", hits);
+	/* same residency, same order */
+	uint32_t fi = p.lru.head;
+	for (unsigned i = 0; i < m.n; i++, fi = p.f[fi].lru_next)
+		CHECK(fi != DBM_NIL && p.f[fi].page == m.page[i], "LRU position %u", i);
+	dbm_pool_release(&p);
+}
+
+static void dirty_and_flush_list(void)
+{
+	struct dbm_pool p;
+	uint32_t out[8], dirty;
+
+	dbm_pool_init(&p, 8);
+	for (uint64_t pg = 0; pg < 8; pg++)
+		pool_access(&p, pg);            /* LRU tail is page 0 */
+	CHECK(dbm_pool_oldest_lsn(&p) == UINT64_MAX, "nothing dirty");
+	CHECK(dbm_pool_dirty(&p, dbm_pool_lookup(&p, 0), 100), "page 0 newly dirty");
+	CHECK(!dbm_pool_dirty(&p, dbm_pool_lookup(&p, 0), 150), "dirty again: not new");
+	dbm_pool_dirty(&p, dbm_pool_lookup(&p, 1), 200);
+	dbm_pool_dirty(&p, dbm_pool_lookup(&p, 5), 300);
+	CHECK(dbm_pool_oldest_lsn(&p) == 100, "oldest %llu", (unsigned long long)dbm_pool_oldest_lsn(&p));
+	uint32_t v = dbm_pool_victim(&p, 8, &dirty);
+	CHECK(v != DBM_NIL && p.f[v].page == 2, "the victim skips dirty pages 0 and 1");
+	CHECK(dbm_pool_victim(&p, 2, &dirty) == DBM_NIL && p.f[dirty].page == 0,
+	      "within depth 2 only dirty pages: page 0 is the flush candidate");
+	CHECK(dbm_pool_pick_oldest(&p, 8, 250, out) == 2 && p.f[out[0]].page == 0 &&
+	      p.f[out[1]].page == 1, "oldest first, stopping at lsn 250");
+	CHECK(dbm_pool_oldest_lsn(&p) == 100, "writes in flight still hold the checkpoint");
+	dbm_pool_dirty(&p, out[0], 400);        /* modified while being written */
+	dbm_pool_write_done(&p, out[0]);
+	dbm_pool_write_done(&p, out[1]);
+	CHECK(p.f[out[0]].dirty && !p.f[out[1]].dirty, "re-dirtied page stays dirty");
+	CHECK(dbm_pool_oldest_lsn(&p) == 300, "oldest now %llu", (unsigned long long)dbm_pool_oldest_lsn(&p));
+	CHECK(p.flush.tail != DBM_NIL && p.f[p.flush.tail].page == 5 && p.f[p.flush.head].page == 0,
+	      "flush list in LSN order");
+	CHECK(dbm_pool_count_below(&p, 350, 100) == 1, "one page older than 350");
+	CHECK(dbm_pool_pick_lru(&p, 8, 8, out) == 2, "LRU flushing picks the two dirty pages");
+	dbm_pool_release(&p);
+}
+
+static void nurand(void)
+{
+	struct rng r;
+	unsigned hist[1000] = { 0 }, max = 0;
+
+	rng_seed(&r, 7, 3);
+	for (int i = 0; i < 100000; i++) {
+		uint64_t v = tpcc_nurand(&r, 255, 0, 999, 123);
+		CHECK(v <= 999, "out of range %llu", (unsigned long long)v);
+		hist[v]++;
+	}
+	for (int i = 0; i < 1000; i++)
+		max = hist[i] > max ? hist[i] : max;
+	/* uniform would give ~100 each; NURand(255) concentrates on few values */
+	CHECK(max > 400, "most frequent last name drawn %u times", max);
+	for (int i = 0; i < 1000; i++) {
+		uint64_t v = tpcc_nurand(&r, 8191, 1, 100000, 77);
+		CHECK(v >= 1 && v <= 100000, "item id %llu", (unsigned long long)v);
+	}
+}
+
+static void mix(void)
+{
+	struct tpcc_deck d = { 0 };
+	struct rng r;
+	unsigned n[TPCC_NTXN] = { 0 };
+
+	rng_seed(&r, 9, 5);
+	for (int i = 0; i < 100000; i++)
+		n[tpcc_deck_next(&d, &r)]++;
+	for (int t = 0; t < TPCC_NTXN; t++) {
+		double pct = n[t] / 1000.0;
+		CHECK(pct > tpcc_mix_pct[t] - 1 && pct < tpcc_mix_pct[t] + 1, "type %d: %.2f%% (want %u%%)",
+		      t, pct, tpcc_mix_pct[t]);
+	}
+	for (int i = 0; i < 1000; i++) {
+		double t = tpcc_think(&r, 12);
+		CHECK(t >= 0 && t <= 120, "think %.1f", t);
+	}
+}
+
+int main(void)
+{
+	RUN(tree_geometry);
+	RUN(lru_against_naive);
+	RUN(dirty_and_flush_list);
+	RUN(nurand);
+	RUN(mix);
+	return check_done();
+}

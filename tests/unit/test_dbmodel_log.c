@@ -1,0 +1,176 @@
+/*
+ * test_dbmodel_log.c - the storage-engine model's shared-state behaviour
+ * with real workers on a real file: group commit (N workers committing
+ * together cost fewer than N fsyncs) and the log-space stall (a writer waits
+ * until the checkpoint moves).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../emulators/dbmodel/dbm.h"
+#include "check.h"
+#include "worker.h"
+
+#define NW 8
+
+extern const struct engine_ops engine_sync;
+
+static const struct emu_ops fake_ops = {
+	.name = "dbm-test",
+	.classes = (const char *const[]){ DBM_CLASS_NAMES, NULL },
+	.counters = (const char *const[]){ DBM_COUNTER_NAMES, NULL },
+};
+
+/* A model on a scratch file and NW workers attached to it. */
+struct harness {
+	struct target t;
+	struct run_config cfg;
+	struct emu_run er;
+	struct emu_point pt;
+	struct point_ctx pc;
+	struct dbm db;
+	struct worker w[NW];
+	pthread_barrier_t bar;
+	char path[64];
+};
+
+static int harness_init(struct harness *h, uint64_t log_size)
+{
+	char err[256];
+	struct dbm_opts o = { .model = DBM_INNODB, .buffer_pool = 4 << 20, .log_size = log_size,
+			      .flush_log_at_commit = 1, .io_capacity = 200, .io_capacity_max = 2000,
+			      .checkpoint_timeout = 300 };
+
+	memset(h, 0, sizeof(*h));
+	snprintf(h->path, sizeof(h->path), "build/dbm-test-%d.dat", (int)getpid());
+	struct target_open_args ta = { .path = h->path, .size = 64 << 20, .write = true,
+				       .create = true, .seed = 1 };
+	if (target_open(&h->t, &ta, err, sizeof(err)))
+		return -1;
+	h->pt.threads = NW;
+	h->er = (struct emu_run){ .ops = &fake_ops, .target = &h->t, .max_io = 1 << 20 };
+	h->cfg = (struct run_config){ .emu = &fake_ops, .target = &h->t, .engine = &engine_sync };
+	if (dbm_config(&h->db, &o, err, sizeof(err)) || dbm_start(&h->db, &h->er, "test", err, sizeof(err)))
+		return -1;
+	h->pc = (struct point_ctx){ .cfg = &h->cfg, .er = &h->er, .pt = &h->pt, .ncls = DBM_NCLS,
+				    .ncounters = DBM_NCOUNTERS };
+	atomic_store(&h->pc.t_end, UINT64_MAX);
+	for (unsigned i = 0; i < NW; i++) {
+		worker_alloc(&h->w[i], &h->pc, i);
+		if (h->w[i].eng->init)
+			h->w[i].eng->init(h->w[i].eng_priv, 1);
+	}
+	pthread_barrier_init(&h->bar, NULL, NW);
+	return 0;
+}
+
+static void harness_release(struct harness *h)
+{
+	for (unsigned i = 0; i < NW; i++) {
+		if (h->w[i].eng && h->w[i].eng->release)
+			h->w[i].eng->release(h->w[i].eng_priv);
+		worker_release(&h->w[i]);
+	}
+	pthread_barrier_destroy(&h->bar);
+	dbm_release(&h->db);
+	target_close(&h->t);
+	unlink(h->path);
+}
+
+static uint64_t sum(struct harness *h, unsigned c)
+{
+	uint64_t n = 0;
+	for (unsigned i = 0; i < NW; i++)
+		n += h->w[i].counters[c];
+	return n;
+}
+
+struct arg { struct harness *h; unsigned i; int rc; };
+
+/* Each round: append a commit record, meet the others, wait for durability. */
+static void *committer(void *p)
+{
+	struct arg *a = p;
+	struct emu_worker *w = &a->h->w[a->i].pub;
+	struct dbm *db = &a->h->db;
+
+	for (int round = 0; round < 10 && !a->rc; round++) {
+		pthread_mutex_lock(&db->pool_mx);
+		uint64_t lsn = dbm_log_advance(w, db, 200);
+		pthread_mutex_unlock(&db->pool_mx);
+		pthread_barrier_wait(&a->h->bar);
+		a->rc = dbm_log_up_to(w, db, lsn, true);
+	}
+	return NULL;
+}
+
+static void group_commit(void)
+{
+	struct harness *h = calloc(1, sizeof(*h));
+	pthread_t tid[NW];
+	struct arg a[NW];
+
+	CHECK(harness_init(h, 8 << 20) == 0, "harness");
+	for (unsigned i = 0; i < NW; i++) {
+		a[i] = (struct arg){ h, i, 0 };
+		pthread_create(&tid[i], NULL, committer, &a[i]);
+	}
+	for (unsigned i = 0; i < NW; i++) {
+		pthread_join(tid[i], NULL);
+		CHECK(a[i].rc == 0, "worker %u: %d", i, a[i].rc);
+	}
+	uint64_t fsyncs = sum(h, DBM_C_LOG_FSYNCS);
+	CHECK(fsyncs >= 10 && fsyncs < NW * 10, "%llu fsyncs for %d commits",
+	      (unsigned long long)fsyncs, NW * 10);
+	CHECK(fsyncs == sum(h, DBM_C_LOG_FLUSHES), "one fsync per flush");
+	CHECK(h->db.flushed_lsn == atomic_load(&h->db.lsn), "everything durable");
+	CHECK(sum(h, DBM_C_LOG_WRITE_BYTES) >= sum(h, DBM_C_LOG_BYTES), "whole blocks written");
+	harness_release(h);
+	free(h);
+}
+
+static void *staller(void *p)
+{
+	struct arg *a = p;
+	a->rc = dbm_log_space(&a->h->w[a->i].pub, &a->h->db);
+	return NULL;
+}
+
+static void log_space_stall(void)
+{
+	struct harness *h = calloc(1, sizeof(*h));
+	pthread_t tid;
+	struct arg a;
+
+	CHECK(harness_init(h, 4 << 20) == 0, "harness");
+	struct dbm *db = &h->db;
+	/* fill the log past the sync point without a checkpoint */
+	pthread_mutex_lock(&db->pool_mx);
+	dbm_log_advance(&h->w[0].pub, db, db->max_age + 4096);
+	pthread_mutex_unlock(&db->pool_mx);
+	a = (struct arg){ h, 1, -1 };
+	pthread_create(&tid, NULL, staller, &a);
+	nanosleep(&(struct timespec){ .tv_nsec = 100000000 }, NULL);
+	CHECK(a.rc == -1, "the writer is still waiting for log space");
+	/* a checkpoint at the current LSN frees the whole log */
+	CHECK(dbm_log_checkpoint(&h->w[0].pub, db, atomic_load(&db->lsn)) == 0, "checkpoint");
+	pthread_join(tid, NULL);
+	CHECK(a.rc == 0, "the writer goes on (%d)", a.rc);
+	CHECK(h->w[1].counters[DBM_C_STALLS] == 1, "one stall counted");
+	CHECK(h->w[1].counters[DBM_C_STALL_US] >= 90000, "stalled %llu us",
+	      (unsigned long long)h->w[1].counters[DBM_C_STALL_US]);
+	CHECK(h->w[0].counters[DBM_C_CKPTS] == 1, "one checkpoint");
+	harness_release(h);
+	free(h);
+}
+
+int main(void)
+{
+	RUN(group_commit);
+	RUN(log_space_stall);
+	return check_done();
+}
