@@ -34,9 +34,10 @@ jq_check "128k-seqread: 128 KiB reads" 128k-seqread.json '.points[0].classes.rea
 # the file-server mix, request by request
 check "fileserver runs" run fileserver --target f.dat --time 2 --qd 8 --json fs.json
 jq_check "fileserver: 80% reads" fs.json '.points[0].classes | (.read.ops / .total.ops * 100) | (. > 78 and . < 82)'
-jq_check "fileserver: mean request within 1% of the mix's 11,346 B" fs.json \
+check "fileserver mix, null engine" run fileserver --target f.dat --engine null --time 1 --qd 8 --json fsnull.json
+jq_check "fileserver: mean request within 1% of the mix's 11,346 B" fsnull.json \
 	'.points[0].classes.total | (.bytes / .ops) | (. > 0.99 * 11345.92 and . < 1.01 * 11345.92)'
-jq_check "fileserver: transfer sizes follow the split within 1 point" fs.json '
+jq_check "fileserver: transfer sizes follow the split within 1 point" fsnull.json '
 	.points[0].classes.total as $t | {"512":10,"1024":5,"2048":5,"4096":60,"8192":2,"16384":4,"32768":4,"65536":10}
 	| to_entries | all(. as $e | (($t.sizes[$e.key] // 0) / $t.ops * 100 - $e.value) | fabs < 1)'
 # the mix is exact per 100 requests of a worker: judge it over many requests (the null
