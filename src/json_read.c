@@ -48,6 +48,7 @@ static void figures(json_t *pt, struct json_read_point *p)
 	p->m[JR_MAX] = num(lat, "max");
 	p->m[JR_STDDEV] = num(lat, "stddev");
 	p->partial = json_is_true(json_object_get(pt, "partial"));
+	p->raw = pt;
 }
 
 static struct json_read_point *add_point(struct json_read_test *t)
@@ -160,7 +161,9 @@ static struct json_read_test *new_test(struct json_read_doc *d, const char *name
 	t->kind = kind;
 	t->options = json_object_get(wl, "options");
 	t->engine = str(wl, "engine");
-	t->tx = *str(p0, "headline") && strcmp(str(p0, "headline"), "total");
+	t->headline = *str(p0, "headline") ? str(p0, "headline") : "total";
+	t->intervals = (unsigned)strtoul(str(t->options, "intervals"), NULL, 10);
+	t->tx = strcmp(t->headline, "total");
 	t->mbs = kind == JR_FILL || (!t->tx && num(c, "ops") > 0 && num(c, "bytes") / num(c, "ops") >= 65536);
 	if (!d->target && json_is_object(json_object_get(res, "target")))
 		d->target = json_object_get(res, "target");
@@ -320,6 +323,83 @@ const struct json_read_point *json_read_point(const struct json_read_test *t, co
 		if (!strcmp(t->pts[i].key, key))
 			return &t->pts[i];
 	return NULL;
+}
+
+/* Interval bounds over @secs seconds: the last interval takes the remainder. */
+static void split_bounds(struct json_read_split *s, unsigned secs)
+{
+	s->first = xcalloc(s->nint + 1, sizeof(*s->first));
+	for (unsigned k = 0; k <= s->nint; k++)
+		s->first[k] = (unsigned)((unsigned long long)k * secs / s->nint);
+}
+
+/* Class names of the first second, "total" left out: the series' own order. */
+static void split_classes(struct json_read_split *s, json_t *sec)
+{
+	json_t *classes = json_object_get(sec, "classes"), *v;
+	const char *name;
+
+	s->cls = xcalloc(json_object_size(classes) + 1, sizeof(*s->cls));
+	json_object_foreach(classes, name, v)
+		if (strcmp(name, "total"))
+			s->cls[s->ncls++] = name;
+}
+
+/* Add second @sec to interval @k: ops weigh its mean; the max is the largest. */
+static void split_add(struct json_read_split *s, unsigned k, json_t *sec)
+{
+	json_t *classes = json_object_get(sec, "classes");
+	double dur = num(sec, "dur_s");
+
+	for (unsigned c = 0; c < s->ncls; c++) {
+		json_t *x = json_object_get(classes, s->cls[c]);
+		struct json_read_ival *iv = &s->iv[k * s->ncls + c];
+		/* ops_per_s is rounded to 0.1: ops of a short second come back whole */
+		double ops = round(num(x, "ops_per_s") * (isnan(dur) ? 1 : dur)), mean = num(x, "mean_ns");
+		if (!x || !(ops > 0) || isnan(mean))
+			continue;
+		iv->mean += ops * mean;         /* a sum until every second is in */
+		iv->ops += ops;
+		iv->max = isnan(iv->max) ? num(x, "max_ns") : fmax(iv->max, num(x, "max_ns"));
+	}
+}
+
+int json_read_split(const struct json_read_point *p, unsigned nint, struct json_read_split *s)
+{
+	json_t *series = json_object_get(p ? p->raw : NULL, "series");
+	unsigned secs = (unsigned)json_array_size(series);
+
+	memset(s, 0, sizeof(*s));
+	if (!secs || !nint)
+		return -ENODATA;
+	s->nint = nint;
+	split_bounds(s, secs);
+	split_classes(s, json_array_get(series, 0));
+	s->iv = xcalloc((size_t)nint * (s->ncls ? s->ncls : 1), sizeof(*s->iv));
+	for (size_t i = 0; i < (size_t)nint * s->ncls; i++)
+		s->iv[i] = (struct json_read_ival){ 0, 0, NAN };
+	for (unsigned k = 0; k < nint; k++)
+		for (unsigned sec = s->first[k]; sec < s->first[k + 1]; sec++)
+			split_add(s, k, json_array_get(series, sec));
+	for (size_t i = 0; i < (size_t)nint * s->ncls; i++)
+		s->iv[i].mean = s->iv[i].ops > 0 ? s->iv[i].mean / s->iv[i].ops : NAN;
+	return 0;
+}
+
+void json_read_split_release(struct json_read_split *s)
+{
+	free(s->cls);
+	free(s->first);
+	free(s->iv);
+	memset(s, 0, sizeof(*s));
+}
+
+int json_read_split_class(const struct json_read_split *s, const char *name)
+{
+	for (unsigned c = 0; c < s->ncls; c++)
+		if (!strcmp(s->cls[c], name))
+			return (int)c;
+	return -1;
 }
 
 const char *json_read_fact(const struct json_read_doc *d, const char *obj, const char *key,

@@ -31,6 +31,7 @@ struct json_read_point {
 	double x;                       /* threads, write %, or the point's index */
 	double m[JR_METRICS];
 	bool partial;
+	json_t *raw;                    /* the point's object in the document (borrowed) */
 };
 
 enum json_read_kind { JR_FILL, JR_PRECOND, JR_SWEEP, JR_WSWEEP, JR_APP, JR_DB };
@@ -42,6 +43,9 @@ struct json_read_test {
 	bool mbs;                       /* large transfers: JR_MBPS is the headline */
 	json_t *options;                /* workload options { name: text } (borrowed) */
 	const char *engine;             /* I/O engine or database driver (borrowed) */
+	const char *headline;           /* the figures' class: "total", "txn", "loop"... (borrowed) */
+	unsigned intervals;             /* workload option "intervals": the run asks for its
+					   points cut into that many intervals (0: none) */
 	struct json_read_point *pts;
 	unsigned npts;
 	/* precondition and fill: the per-second series across all rounds */
@@ -79,6 +83,40 @@ const struct json_read_test *json_read_find(const struct json_read_doc *d, const
 
 /* Point @key of @t, or NULL. */
 const struct json_read_point *json_read_point(const struct json_read_test *t, const char *key);
+
+/* One class over one interval of a point: exact over the interval's seconds. */
+struct json_read_ival {
+	double ops;                     /* operations in the interval */
+	double mean, max;               /* latency, ns; NAN without operations */
+};
+
+/* A point's per-second series cut into intervals, per class. */
+struct json_read_split {
+	unsigned nint, ncls;
+	const char **cls;               /* class names in the document's order, "total" left
+					   out (borrowed from the document) */
+	unsigned *first;                /* [nint + 1]: interval k is seconds first[k] to
+					   first[k + 1] - 1 (0-based); first[nint]: all seconds */
+	struct json_read_ival *iv;      /* [k * ncls + c]: interval k, class cls[c] */
+};
+
+/*
+ * Cut point @p's per-second series into @nint equal groups of whole seconds
+ * (of S seconds, interval k is floor(k S / nint) to floor((k + 1) S / nint) - 1,
+ * so the last takes the remainder), and per class and interval sum the
+ * operations (ops_per_s x dur_s of each second), weigh the seconds' means by
+ * them, and take the largest second's max. An interval with no seconds
+ * (fewer seconds than intervals) or no operations has NAN figures.
+ * Returns 0, or -ENODATA (and an empty @s) when the point has no series.
+ * @s is filled whatever the result: free it with json_read_split_release().
+ */
+int json_read_split(const struct json_read_point *p, unsigned nint, struct json_read_split *s);
+
+/* Free what @s owns. Safe on a zeroed split. */
+void json_read_split_release(struct json_read_split *s);
+
+/* Index of class @name in @s, or -1. */
+int json_read_split_class(const struct json_read_split *s, const char *name);
 
 /* A target or host fact as text ("" when absent), e.g. ("target", "model"). */
 const char *json_read_fact(const struct json_read_doc *d, const char *obj, const char *key,

@@ -6,12 +6,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "chart.h"
 #include "compare.h"
 #include "report.h"
+#include "report_apps.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -29,135 +30,31 @@ bool report_have_gnuplot(void)
 	return found;
 }
 
-/* ---- HTML helpers ---- */
-
-static void html(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
-/* A gnuplot single-quoted string: quotes doubled. */
-static void gp_str(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; s && *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s, f);
-	}
-	fputc('\'', f);
-}
-
-/* ---- gnuplot ---- */
-
-static char *slurp(FILE *f, size_t *len)
-{
-	long n;
-
-	fflush(f);
-	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
-		return NULL;
-	char *buf = xmalloc((size_t)n + 1);
-	*len = fread(buf, 1, (size_t)n, f);
-	buf[*len] = 0;
-	return buf;
-}
-
-static void write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;         /* gnuplot died: its status tells */
-		p += w;
-		len -= (size_t)w;
-	}
-}
-
-/* Run gnuplot on @script; its standard output (the SVG) comes back in *@svg. */
-static int gnuplot(const char *script, size_t len, char **svg, char *err, size_t errlen)
-{
-	FILE *out = tmpfile(), *errs = tmpfile();
-	int in[2], status = 0, rc = 0;
-	size_t n;
-
-	if (!out || !errs || pipe(in)) {
-		rc = -errno;
-		snprintf(err, errlen, "report: cannot start gnuplot: %s", strerror(errno));
-		goto out;
-	}
-	pid_t pid = fork();
-	if (pid == 0) {
-		dup2(in[0], 0);
-		dup2(fileno(out), 1);
-		dup2(fileno(errs), 2);
-		close(in[0]);
-		close(in[1]);
-		execlp("gnuplot", "gnuplot", (char *)NULL);
-		_exit(127);
-	}
-	close(in[0]);
-	if (pid > 0)
-		write_all(in[1], script, len);
-	close(in[1]);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		char *msg = slurp(errs, &n), *nl = msg ? strchr(msg, '\n') : NULL;
-		if (nl)
-			*nl = 0;
-		snprintf(err, errlen, "report: gnuplot failed: %s", msg && *msg ? msg : "no output");
-		free(msg);
-		rc = -EIO;
-		goto out;
-	}
-	*svg = slurp(out, &n);
-	rc = *svg ? 0 : -EIO;
-out:
-	if (out)
-		fclose(out);
-	if (errs)
-		fclose(errs);
-	return rc;
-}
+/* ---- charts ---- */
 
 /*
- * Inline @svg as chart @id: drop the XML prolog, and give gnuplot's fixed
- * element ids (gpPt0, gnuplot_canvas...) a prefix of their own, since all
- * charts share one page.
+ * compare_metric(), but a file-system personality's headline class "loop"
+ * counts loops of file operations, not transactions.
  */
-static void inline_svg(FILE *f, const char *svg, unsigned id, const char *title)
+static struct compare_metric metric(const struct json_read_test *t, enum json_read_metric m)
 {
-	static const char *const ids[] = { "gpPt", "gpDot", "gnuplot_" };
-	const char *p = strstr(svg, "<svg");
+	struct compare_metric r = compare_metric(t, m);
 
-	for (p = p ? p : svg; *p; ) {
-		size_t k;
-		for (k = 0; k < 3 && strncmp(p, ids[k], strlen(ids[k])); k++)
-			;
-		if (k < 3) {
-			fprintf(f, "c%u%s", id, ids[k]);
-			p += strlen(ids[k]);
-		} else if (!strncmp(p, "<title>Gnuplot</title>", 22)) {
-			fputs("<title>", f);
-			html(f, title);
-			fputs("</title>", f);
-			p += 22;
-		} else {
-			fputc(*p++, f);
-		}
-	}
+	if (m == JR_OPS && t && !strcmp(t->headline, "loop"))
+		r.name = r.unit = "loops/s";
+	return r;
 }
 
-/* ---- charts ---- */
+/* compare_fmt() with metric()'s unit. */
+static const char *fmt(double v, enum json_read_metric m, const struct json_read_test *t, char *buf, size_t len)
+{
+	char *u;
+
+	compare_fmt(v, m, t, buf, len);
+	if (m == JR_OPS && !isnan(v) && (u = strrchr(buf, ' ')))
+		snprintf(u + 1, len - (size_t)(u + 1 - buf), "%s", metric(t, m).unit);
+	return buf;
+}
 
 /* One drive's rows for a chart: x and every figure (NAN where missing). */
 struct table {
@@ -224,25 +121,7 @@ static double lat_unit(const struct table *tb, unsigned n, enum json_read_metric
 		for (unsigned i = 0; i < tb[d].n; i++)
 			if (isfinite(tb[d].m[i][m]))
 				max = fmax(max, tb[d].m[i][m]);
-	*unit = max >= 1e6 ? "ms" : max >= 1e3 ? "µs" : "ns";
-	return max >= 1e6 ? 1e6 : max >= 1e3 ? 1e3 : 1;
-}
-
-static void script_begin(FILE *s, int w, int h, int rows, int cols, const char *title)
-{
-	static const char *const colours[] = {
-		"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
-	};
-
-	fprintf(s, "set terminal svg size %d,%d dynamic noenhanced font 'sans,12' background rgb 'white'\n"
-		"set datafile missing 'NaN'\nset grid lc rgb '#dddddd'\nset tics nomirror\n"
-		"set key tmargin center horizontal box lc rgb '#bbbbbb'\nset border 3 lc rgb '#444444'\n"
-		"set format y '%%.6g'\n", w, h);
-	for (unsigned i = 0; i < 8; i++)
-		fprintf(s, "set linetype %u lc rgb '%s' lw 2 pt 7 ps 0.6\n", i + 1, colours[i]);
-	fprintf(s, "set multiplot layout %d,%d title ", rows, cols);
-	gp_str(s, title);
-	fputs(" font ',15'\n", s);
+	return chart_lat_unit(max, unit);
 }
 
 static void datablocks(FILE *s, const struct table *tb, unsigned n)
@@ -262,7 +141,7 @@ static void datablocks(FILE *s, const struct table *tb, unsigned n)
 static void panel(FILE *s, const struct json_read_doc *docs, const struct table *tb, unsigned n,
 		  const struct panel *p, const struct json_read_test *t, bool lines)
 {
-	const char *unit = compare_metric(t, p->m).unit;
+	const char *unit = metric(t, p->m).unit;
 	double scale = 1;
 	bool any = false;
 	int col = p->m + 2;
@@ -270,8 +149,8 @@ static void panel(FILE *s, const struct json_read_doc *docs, const struct table 
 	if (!strcmp(unit, "ns"))
 		scale = lat_unit(tb, n, p->m, &unit);
 	fputs("set title ", s);
-	gp_str(s, p->title);
-	fprintf(s, "\nset ylabel '%s%s%s'\n%s\n", strcmp(unit, compare_metric(t, p->m).unit) ? "latency, " : "",
+	chart_gp_str(s, p->title);
+	fprintf(s, "\nset ylabel '%s%s%s'\n%s\n", strcmp(unit, metric(t, p->m).unit) ? "latency, " : "",
 		unit, p->logy ? ", log scale" : "",
 		p->logy ? "set logscale y\nset yrange [*:*]" : "unset logscale y\nset yrange [0:*]");
 	for (unsigned d = 0; d < n; d++) {
@@ -283,8 +162,8 @@ static void panel(FILE *s, const struct json_read_doc *docs, const struct table 
 				d, col, col, scale);
 		else
 			fprintf(s, "%s$d%u using 1:(column(%d) / %g)", any ? ", " : "plot ", d, col, scale);
-		fprintf(s, " with %s lt %u title ", lines ? "lines" : "linespoints", d % 8 + 1);
-		gp_str(s, docs[d].label);
+		fprintf(s, " with %s lt %u title ", lines ? "lines" : "linespoints", d % CHART_COLOURS + 1);
+		chart_gp_str(s, docs[d].label);
 		any = true;
 	}
 	if (!any)
@@ -297,7 +176,8 @@ static unsigned layout(const struct json_read_test *t, struct panel *p, int *row
 		       const char **xlabel)
 {
 	enum json_read_metric head = compare_headline(t);
-	const char *thr = head == JR_MBPS ? "throughput" : t->tx ? "transactions per second" : "IOPS";
+	const char *thr = head == JR_MBPS ? "throughput" : !t->tx ? "IOPS" :
+		!strcmp(metric(t, JR_OPS).unit, "TPS") ? "transactions per second" : "loops per second";
 
 	*cols = 2;
 	*rows = 2;
@@ -340,13 +220,13 @@ static void x_axis(FILE *s, const struct json_read_test *t, const struct table *
 		   const char **keys, unsigned nk, const char *xlabel)
 {
 	fputs("set xlabel ", s);
-	gp_str(s, xlabel);
+	chart_gp_str(s, xlabel);
 	fputc('\n', s);
 	if (t->kind == JR_SWEEP) {      /* one tic per T/Q point, in sweep order */
 		fputs("set xtics rotate by -45 (", s);
 		for (unsigned k = 0; k < nk; k++) {
 			fputs(k ? ", " : "", s);
-			gp_str(s, keys[k]);
+			chart_gp_str(s, keys[k]);
 			fprintf(s, " %u", k);
 		}
 		fprintf(s, ")\nset xrange [-0.5:%u.5]\n", nk ? nk - 1 : 0);
@@ -375,7 +255,7 @@ static void x_axis(FILE *s, const struct json_read_test *t, const struct table *
 	}
 }
 
-/* Draw test @name's chart and write it into the page as figure @id. */
+/* Draw test @name's chart and write it into the page as figure fig-@id. */
 static int chart(FILE *page, const struct json_read_doc *d, unsigned n, const char *name,
 		 const struct json_read_test *t, unsigned id, char *err, size_t errlen)
 {
@@ -384,28 +264,22 @@ static int chart(FILE *page, const struct json_read_doc *d, unsigned n, const ch
 	const char **keys, *xlabel;
 	unsigned nk = compare_points(d, n, name, &keys);
 	int rows, cols, h, rc;
-	char *script = NULL, *svg = NULL;
+	char *script = NULL, fig[32];
 	size_t len;
 	FILE *s = open_memstream(&script, &len);
 
 	unsigned np = layout(t, p, &rows, &cols, &h, &xlabel);
 	for (unsigned i = 0; i < n; i++)
 		table_fill(&tb[i], json_read_find(&d[i], name), t, keys, nk);
-	script_begin(s, 1100, h, rows, cols, name);
+	chart_begin(s, 1100, h, rows, cols, name);
 	x_axis(s, t, tb, n, keys, nk, xlabel);
 	datablocks(s, tb, n);
 	for (unsigned i = 0; i < np; i++)
 		panel(s, d, tb, n, &p[i], t, by_second(t));
 	fputs("unset multiplot\n", s);
 	fclose(s);
-	rc = gnuplot(script, len, &svg, err, errlen);
-	if (!rc) {
-		fprintf(page, "<figure class=\"chart\" id=\"fig-%u\" data-test=\"", id);
-		html(page, name);
-		fputs("\">\n", page);
-		inline_svg(page, svg, id, name);
-		fputs("</figure>\n", page);
-	}
+	snprintf(fig, sizeof(fig), "fig-%u", id);
+	rc = chart_figure(page, script, len, &(struct chart_id){ fig, name, "test", NULL, name }, err, errlen);
 	for (unsigned i = 0; i < n; i++) {
 		free(tb[i].x);
 		free(tb[i].m);
@@ -413,7 +287,6 @@ static int chart(FILE *page, const struct json_read_doc *d, unsigned n, const ch
 	free(tb);
 	free(keys);
 	free(script);
-	free(svg);
 	return rc;
 }
 
@@ -435,21 +308,21 @@ static void facts_row(FILE *f, const struct json_read_doc *d)
 	char buf[256];
 
 	fputs("<tr><td class=\"l\">", f);
-	html(f, d->label);
+	chart_html(f, d->label);
 	fputs("</td><td class=\"l\">", f);
-	html(f, d->suite ? d->suite : "run");
+	chart_html(f, d->suite ? d->suite : "run");
 	fputs(d->complete ? "" : " (partial)", f);
 	for (size_t k = 0; k < sizeof(tkeys) / sizeof(tkeys[0]); k++) {
 		fputs("</td><td class=\"l\">", f);
 		json_read_fact(d, "target", tkeys[k], buf, sizeof(buf));
 		if (!strcmp(tkeys[k], "size") && *buf)
 			snprintf(buf, sizeof(buf), "%.2f GiB", atof(buf) / (1 << 30));
-		html(f, buf);
+		chart_html(f, buf);
 	}
 	fputs("</td><td class=\"l\">", f);
-	html(f, json_read_fact(d, "host", "hostname", buf, sizeof(buf)));
+	chart_html(f, json_read_fact(d, "host", "hostname", buf, sizeof(buf)));
 	fputs(", ", f);
-	html(f, json_read_fact(d, "host", "kernel", buf, sizeof(buf)));
+	chart_html(f, json_read_fact(d, "host", "kernel", buf, sizeof(buf)));
 	fputs("</td></tr>\n", f);
 }
 
@@ -469,7 +342,7 @@ static void cell(FILE *f, double v, enum json_read_metric m, const struct json_r
 {
 	char buf[48];
 	fprintf(f, "<td%s>", isnan(v) ? " class=\"missing\"" : "");
-	html(f, compare_fmt(v, m, t, buf, sizeof(buf)));
+	chart_html(f, fmt(v, m, t, buf, sizeof(buf)));
 	fputs("</td>", f);
 }
 
@@ -487,7 +360,7 @@ static void summary_row(FILE *f, const struct json_read_doc *d, const struct jso
 	else
 		fputs("-", f);
 	fputs("</td><td class=\"l\">", f);
-	html(f, d->label);
+	chart_html(f, d->label);
 	fputs("</td>", f);
 	for (unsigned k = 0; k < nm; k++)
 		cell(f, p ? p->m[m[k]] : NAN, m[k], any);
@@ -524,7 +397,7 @@ static void summary(FILE *f, const struct json_read_doc *d, unsigned n, const st
 	fputs("<table><tr><th>rank</th><th class=\"l\">drive</th>", f);
 	for (unsigned k = 0; k < nm; k++) {
 		fputs("<th>", f);
-		html(f, compare_metric(t, m[k]).name);
+		chart_html(f, metric(t, m[k]).name);
 		fputs("</th>", f);
 	}
 	fprintf(f, "<th>vs best</th>%s</tr>\n", t->kind == JR_PRECOND ? "<th class=\"l\">steady state</th>" : "");
@@ -533,9 +406,9 @@ static void summary(FILE *f, const struct json_read_doc *d, unsigned n, const st
 			if (rank[k] == (r <= n ? r : 0))
 				summary_row(f, &d[k], t, at, rank[k], diff[k]);
 	fputs("</table>\n<p class=\"note\">at ", f);
-	html(f, at);
+	chart_html(f, at);
 	fputs("; ranked by ", f);
-	html(f, compare_metric(t, h).name);
+	chart_html(f, metric(t, h).name);
 	fputs("</p>\n", f);
 	free(keys);
 	free(rank);
@@ -551,7 +424,7 @@ static void missing_note(FILE *f, const struct json_read_doc *d, unsigned n, con
 		if (json_read_find(&d[i], name))
 			continue;
 		fputs(any ? ", " : "<p class=\"missing\">missing in: ", f);
-		html(f, d[i].label);
+		chart_html(f, d[i].label);
 		any = true;
 	}
 	if (any)
@@ -576,7 +449,7 @@ static int page(FILE *f, const struct json_read_doc *d, unsigned n, char *err, s
 	fputs("<nav>", f);
 	for (unsigned i = 0; i < nt; i++) {
 		fprintf(f, "<a href=\"#test-%u\">", i + 1);
-		html(f, names[i]);
+		chart_html(f, names[i]);
 		fputs("</a> ", f);
 	}
 	fputs("</nav>\n", f);
@@ -585,11 +458,13 @@ static int page(FILE *f, const struct json_read_doc *d, unsigned n, char *err, s
 		for (unsigned k = 0; k < n && !t; k++)
 			t = json_read_find(&d[k], names[i]);
 		fprintf(f, "<section id=\"test-%u\"><h2>", i + 1);
-		html(f, names[i]);
+		chart_html(f, names[i]);
 		fputs("</h2>\n", f);
 		missing_note(f, d, n, names[i]);
 		summary(f, d, n, t);
 		rc = chart(f, d, n, names[i], t, i + 1, err, errlen);
+		if (!rc)
+			rc = report_apps_charts(f, d, n, names[i], i + 1, err, errlen);
 		fputs("</section>\n", f);
 	}
 	fputs("</body></html>\n", f);

@@ -7,10 +7,14 @@
  *   sweep           throughput, mean, max latency and latency stddev per T/Q point;
  *   write sweep     the same per write percentage;
  *   application,
- *   database        TPS, mean and p99 latency versus threads.
+ *   database        TPS (loops/s for a file-system personality, whose
+ *                   headline class is "loop"), mean and p99 latency versus
+ *                   threads; results that record intervals (nosql) also get
+ *                   the per-interval latency charts of report_apps.h.
  * Charts are drawn by gnuplot (its SVG terminal), run as a child process
- * per chart, and inlined: the page loads nothing from anywhere. Each chart
- * is a <figure class="chart" id="fig-N" data-test="TEST NAME">.
+ * per chart, and inlined: the page loads nothing from anywhere. Test N's
+ * own chart is <figure class="chart" id="fig-N" data-test="TEST NAME"
+ * data-chart="test">; its extra charts are fig-N-1, fig-N-2... (chart.h).
  *
  * Main thread only. Functions return 0 or -errno with one line in @err.
  */
