@@ -291,7 +291,6 @@ static void init_result(struct result *res, const struct db_opts *o, uint64_t se
 	res->seed = seed;
 	snprintf(res->workload, sizeof(res->workload), "%s", o->workload);
 	snprintf(res->engine, sizeof(res->engine), "%s", db_driver_names[o->driver]);
-	res->counter_names = db_oltp_ops.counters;
 	record_options(res, o);
 }
 

@@ -261,7 +261,6 @@ void job_describe(const struct job *j, struct result *res)
 	snprintf(res->preset, sizeof(res->preset), "%s", j->preset ? j->preset->name : "");
 	snprintf(res->engine, sizeof(res->engine), "%s",
 		 j->emu->flags & EMU_NO_TARGET ? "" : j->engine->name);
-	res->counter_names = j->emu->counters;
 	for (int k = 0; k < 2; k++)
 		for (const struct opt_def *o = tabs[k]; o && o->name; o++)
 			if (strcmp(o->name, "json") && strcmp(o->name, "csv"))

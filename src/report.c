@@ -36,26 +36,6 @@ bool report_have_gnuplot(void)
  * compare_metric(), but a file-system personality's headline class "loop"
  * counts loops of file operations, not transactions.
  */
-static struct compare_metric metric(const struct json_read_test *t, enum json_read_metric m)
-{
-	struct compare_metric r = compare_metric(t, m);
-
-	if (m == JR_OPS && t && !strcmp(t->headline, "loop"))
-		r.name = r.unit = "loops/s";
-	return r;
-}
-
-/* compare_fmt() with metric()'s unit. */
-static const char *fmt(double v, enum json_read_metric m, const struct json_read_test *t, char *buf, size_t len)
-{
-	char *u;
-
-	compare_fmt(v, m, t, buf, len);
-	if (m == JR_OPS && !isnan(v) && (u = strrchr(buf, ' ')))
-		snprintf(u + 1, len - (size_t)(u + 1 - buf), "%s", metric(t, m).unit);
-	return buf;
-}
-
 /* One drive's rows for a chart: x and every figure (NAN where missing). */
 struct table {
 	unsigned n;
@@ -141,7 +121,7 @@ static void datablocks(FILE *s, const struct table *tb, unsigned n)
 static void panel(FILE *s, const struct json_read_doc *docs, const struct table *tb, unsigned n,
 		  const struct panel *p, const struct json_read_test *t, bool lines)
 {
-	const char *unit = metric(t, p->m).unit;
+	const char *unit = compare_metric(t, p->m).unit;
 	double scale = 1;
 	bool any = false;
 	int col = p->m + 2;
@@ -150,7 +130,7 @@ static void panel(FILE *s, const struct json_read_doc *docs, const struct table 
 		scale = lat_unit(tb, n, p->m, &unit);
 	fputs("set title ", s);
 	chart_gp_str(s, p->title);
-	fprintf(s, "\nset ylabel '%s%s%s'\n%s\n", strcmp(unit, metric(t, p->m).unit) ? "latency, " : "",
+	fprintf(s, "\nset ylabel '%s%s%s'\n%s\n", strcmp(unit, compare_metric(t, p->m).unit) ? "latency, " : "",
 		unit, p->logy ? ", log scale" : "",
 		p->logy ? "set logscale y\nset yrange [*:*]" : "unset logscale y\nset yrange [0:*]");
 	for (unsigned d = 0; d < n; d++) {
@@ -177,7 +157,7 @@ static unsigned layout(const struct json_read_test *t, struct panel *p, int *row
 {
 	enum json_read_metric head = compare_headline(t);
 	const char *thr = head == JR_MBPS ? "throughput" : !t->tx ? "IOPS" :
-		!strcmp(metric(t, JR_OPS).unit, "TPS") ? "transactions per second" : "loops per second";
+		!strcmp(compare_metric(t, JR_OPS).unit, "TPS") ? "transactions per second" : "loops per second";
 
 	*cols = 2;
 	*rows = 2;
@@ -342,7 +322,7 @@ static void cell(FILE *f, double v, enum json_read_metric m, const struct json_r
 {
 	char buf[48];
 	fprintf(f, "<td%s>", isnan(v) ? " class=\"missing\"" : "");
-	chart_html(f, fmt(v, m, t, buf, sizeof(buf)));
+	chart_html(f, compare_fmt(v, m, t, buf, sizeof(buf)));
 	fputs("</td>", f);
 }
 
@@ -397,7 +377,7 @@ static void summary(FILE *f, const struct json_read_doc *d, unsigned n, const st
 	fputs("<table><tr><th>rank</th><th class=\"l\">drive</th>", f);
 	for (unsigned k = 0; k < nm; k++) {
 		fputs("<th>", f);
-		chart_html(f, metric(t, m[k]).name);
+		chart_html(f, compare_metric(t, m[k]).name);
 		fputs("</th>", f);
 	}
 	fprintf(f, "<th>vs best</th>%s</tr>\n", t->kind == JR_PRECOND ? "<th class=\"l\">steady state</th>" : "");
@@ -408,7 +388,7 @@ static void summary(FILE *f, const struct json_read_doc *d, unsigned n, const st
 	fputs("</table>\n<p class=\"note\">at ", f);
 	chart_html(f, at);
 	fputs("; ranked by ", f);
-	chart_html(f, metric(t, h).name);
+	chart_html(f, compare_metric(t, h).name);
 	fputs("</p>\n", f);
 	free(keys);
 	free(rank);

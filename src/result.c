@@ -73,6 +73,13 @@ struct point_result *result_add_point(struct result *r)
 	return p;
 }
 
+const char *point_rate_unit(const struct point_result *p)
+{
+	if (!p->headline)
+		return "IOPS";
+	return strcmp(p->headline, "loop") ? "TPS" : "loops/s";
+}
+
 const struct cls_result *point_class(const struct point_result *p, const char *name)
 {
 	for (unsigned i = 0; i < p->ncls; i++)
@@ -230,7 +237,7 @@ static void json_series(FILE *f, const struct point_result *p)
 	fputs("]", f);
 }
 
-static void json_point(FILE *f, const struct result *r, const struct point_result *p)
+static void json_point(FILE *f, const struct point_result *p)
 {
 	fprintf(f, "    {\"threads\": %u, \"qd\": %u, ", p->pt.threads, p->pt.qd);
 	if (p->pt.write_pct >= 0)
@@ -247,7 +254,7 @@ static void json_point(FILE *f, const struct result *r, const struct point_resul
 	fputs("},\n     \"counters\": {", f);
 	for (unsigned k = 0; k < p->ncounters; k++) {
 		fputs(k ? ", " : "", f);
-		json_str(f, r->counter_names[k]);
+		json_str(f, p->counter_names[k]);
 		fprintf(f, ": %llu", (unsigned long long)p->counters[k]);
 	}
 	fputc('}', f);
@@ -288,7 +295,7 @@ static void json_document(FILE *f, const struct result *r)
 	json_kv_object(f, r->info, r->ninfo);
 	fputs(",\n  \"points\": [\n", f);
 	for (unsigned i = 0; i < r->npoints; i++) {
-		json_point(f, r, &r->points[i]);
+		json_point(f, &r->points[i]);
 		fputs(i + 1 < r->npoints ? ",\n" : "\n", f);
 	}
 	fputs("  ]", f);
@@ -297,7 +304,7 @@ static void json_document(FILE *f, const struct result *r)
 		fprintf(f, ",\n  \"precondition\": {\"steady_state\": %s,\n  \"rounds\": [\n",
 			r->steady_json ? r->steady_json : "null");
 		for (unsigned i = 0; i < pre->npoints; i++) {
-			json_point(f, pre, &pre->points[i]);
+			json_point(f, &pre->points[i]);
 			fputs(i + 1 < pre->npoints ? ",\n" : "\n", f);
 		}
 		fputs("  ]}", f);
@@ -414,7 +421,7 @@ void result_print_table(const struct result *r, FILE *f)
 	char a[32], b[32], c[32], d[32], e[32];
 
 	fprintf(f, "%-8s %4s %4s%s %12s %10s %10s %10s %10s %10s %10s\n", "threads",
-		tx ? "" : "qd", "", sweep ? " write%" : "", tx ? "TPS" : "IOPS", "MB/s",
+		tx ? "" : "qd", "", sweep ? " write%" : "", point_rate_unit(p0), "MB/s",
 		"mean", "p50", "p99", "max", "stddev");
 	for (unsigned i = 0; i < r->npoints; i++) {
 		const struct point_result *p = &r->points[i];

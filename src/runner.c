@@ -204,6 +204,7 @@ static void merge_point(struct point_result *p, const struct point_ctx *pc,
 	if (emu->flags & EMU_TOTAL)
 		fill_class(&p->cls[p->ncls++], "total", all, all_bytes, all_sizes, secs);
 	p->ncounters = pc->ncounters;
+	p->counter_names = emu->counters;
 	for (unsigned i = 0; i < nw; i++)
 		for (unsigned k = 0; k < pc->ncounters; k++)
 			p->counters[k] += w[i].counters[k];

@@ -184,7 +184,7 @@ int suite_steady_run(struct job *j, struct suite_steady *st, struct result *pre,
 		rc = suite_run_point(j, pre, 0, st->round_s, 0, seed, interrupted, err, errlen);
 		if (pre->npoints > st->n) {
 			struct point_result *p = &pre->points[pre->npoints - 1];
-			st->metric = p->headline ? "TPS" : "IOPS";
+			st->metric = point_rate_unit(p);
 			st->rounds[st->n++] = round_figure(p);
 			steady_check(st->rounds, st->n, &st->v);
 			steady_json(st);

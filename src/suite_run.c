@@ -280,7 +280,7 @@ static void headline(struct suite_phase *ph)
 	if (!c)
 		return;
 	bool mbs = ph->kind == PH_FILL || (!p->headline && c->ops && c->bytes / c->ops >= 65536);
-	ph->head_metric = mbs ? "MB/s" : p->headline ? "TPS" : "IOPS";
+	ph->head_metric = mbs ? "MB/s" : point_rate_unit(p);
 	ph->head_value = mbs ? c->mb_per_s : c->ops_per_s;
 	if (ph->kind == PH_FILL) {
 		double secs = 0;
@@ -374,7 +374,6 @@ static void db_describe(const struct suite_phase *ph, struct result *res, uint64
 	res->seed = seed;
 	snprintf(res->workload, sizeof(res->workload), "%s", o->workload);
 	snprintf(res->engine, sizeof(res->engine), "%s", db_driver_names[o->driver]);
-	res->counter_names = db_oltp_ops.counters;
 	result_add_opt(res, "workload", o->workload);
 	for (const struct opt_def *d = db_opt_table; d->name; d++)
 		if (!strstr(d->name, "password") && strcmp(d->name, "json"))

@@ -82,6 +82,7 @@ struct point_result {
 	struct sec_cls *series;         /* nsec * ncls, second-major; owned */
 	double *sec_dur;                /* nsec durations in s (the last may be short); owned */
 	unsigned ncounters;
+	const char *const *counter_names;  /* the emulator's, ncounters of them */
 	uint64_t counters[EMU_MAX_COUNTERS];
 	struct dev_stats dev;           /* over the measured window */
 };
@@ -99,7 +100,6 @@ struct result {
 	char workload[64];
 	char preset[64];
 	char engine[32];
-	const char *const *counter_names;
 	struct result_kv *opts;         /* workload options as text, in table order */
 	unsigned nopts;
 	struct result_kv *info;         /* extras: server version, settings... */
@@ -128,6 +128,9 @@ void result_add_info(struct result *r, const char *key, const char *val);
 
 /* Append an empty point and return it (owned by @r). */
 struct point_result *result_add_point(struct result *r);
+
+/* The unit of a point's headline rate: "IOPS", "TPS", or "loops/s" for file-system loops. */
+const char *point_rate_unit(const struct point_result *p);
 
 /* Find class @name in @p, or NULL. */
 const struct cls_result *point_class(const struct point_result *p, const char *name);

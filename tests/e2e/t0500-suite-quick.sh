@@ -57,7 +57,7 @@ jq_check "the SQLite OLTP run ran and left no database file" s.json \
 	'.phases[-1] | .kind == "database" and .driver == "sqlite" and .status == "done" and .prepare.rows > 0 and .result.points[0].classes.txn.ops > 0'
 [ ! -e appio-suite-sqlite.db ] && ok "  (the SQLite file is gone)" || not_ok "  (the SQLite file is gone)"
 jq_check "every phase has a headline figure with its unit" s.json \
-	'all(.phases[]; .headline.value > 0 and (.headline.metric | test("^(IOPS|MB/s|TPS)$")))'
+	'all(.phases[]; .headline.value > 0 and (.headline.metric | test("^(IOPS|MB/s|TPS|loops/s)$")))'
 grep -q "^== sweep 4k-randread done in .*IOPS at 2T/4Q" "$T/stdout" && ok "a phase ends with its headline line" ||
 	not_ok "a phase ends with its headline line"
 grep -q "round 2/5: .* IOPS, mean .*suite ETA <=" "$T/stdout" && ok "round lines show round and ETA" ||
