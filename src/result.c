@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "appio/result.h"
+#include "json_write.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -104,35 +105,6 @@ char *fmt_ns(double ns, char *buf, size_t len)
 }
 
 /* ---- JSON ---- */
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static void json_num(FILE *f, double v)
-{
-	if (!isfinite(v))
-		fputs("null", f);
-	else if (v == floor(v) && fabs(v) < 1e15)
-		fprintf(f, "%.0f", v);
-	else
-		fprintf(f, "%.6g", v);
-}
 
 static void json_kv_object(FILE *f, const struct result_kv *kv, unsigned n)
 {

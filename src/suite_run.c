@@ -17,6 +17,7 @@
 
 #include "../emulators/db/db_oltp.h"
 #include "appio/runner.h"
+#include "json_write.h"
 #include "suite.h"
 #include "version.h"
 #include "xalloc.h"
@@ -39,29 +40,6 @@ static void utc_now(char *buf, size_t len)
 
 	gmtime_r(&t, &tm);
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static void json_num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.6g", v);
-	else
-		fputs("null", f);
 }
 
 /* ---- the document ---- */
