@@ -297,7 +297,28 @@ static int issue_one(struct worker *w, const struct emu_ops *emu, unsigned *queu
 	return 0;
 }
 
-/* Block-level loop: keep qd requests in flight, submit in batches. */
+/*
+ * Submit what is queued, stamped with the submission time. Small batches:
+ * one system call for the whole queue depth saves CPU but hands the device
+ * qd requests at once, and on the virtual disks measured that lowered IOPS
+ * by about 10% against submitting as requests are ready; SUBMIT_BATCH
+ * requests per call kept the throughput and most of the CPU saving.
+ */
+#define SUBMIT_BATCH 4
+
+static int submit(struct worker *w, unsigned *queued)
+{
+	uint64_t t = emu_now();
+	for (unsigned i = 0; i < *queued; i++)
+		w->batch[i]->t_start = t;
+	*queued = 0;
+	int rc = w->eng->commit(w->eng_priv);
+	if (rc < 0)
+		return emu_fail(&w->pub, rc, "submitting I/O failed: %s", strerror(-rc));
+	return 0;
+}
+
+/* Block-level loop: keep qd requests in flight, submitted in small batches. */
 static int loop_async(struct worker *w)
 {
 	const struct emu_ops *emu = w->pc->er->ops;
@@ -313,16 +334,15 @@ static int loop_async(struct worker *w)
 					return rc;
 				if (rc > 0)
 					exhausted = true;
+				if (queued == SUBMIT_BATCH && (rc = submit(w, &queued)) < 0)
+					return rc;
 				if (w->eng->flags & ENGINE_SYNC && stopping(w, w->now))
 					break;
 			}
 			if (queued) {
-				uint64_t t = emu_now();
-				for (unsigned i = 0; i < queued; i++)
-					w->batch[i]->t_start = t;
-				int rc = w->eng->commit(w->eng_priv);
+				int rc = submit(w, &queued);
 				if (rc < 0)
-					return emu_fail(&w->pub, rc, "submitting I/O failed: %s", strerror(-rc));
+					return rc;
 			}
 		}
 		if (!w->inflight) {
