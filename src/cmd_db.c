@@ -320,7 +320,7 @@ static int do_run(struct db_args *a, struct db_conn *check)
 	struct run_config cfg = {
 		.emu = &db_oltp_ops, .emu_opts = &a->o, .points = pts, .npoints = npoints,
 		.time_ns = o->time * 1000000000ULL, .ramp_ns = o->warmup_time * 1000000000ULL,
-		.seed = seed, .progress = isatty(2),
+		.seed = seed, .progress = isatty(2), .report_interval_s = (unsigned)o->report_interval,
 		.json_path = o->json, .interrupted = &cli_interrupted,
 	};
 	int rc = runner_run(&cfg, &res, err, sizeof(err));

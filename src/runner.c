@@ -83,6 +83,25 @@ static void progress(const struct point_ctx *pc, const struct series *s,
 	fflush(stderr);
 }
 
+/* SysBench's --report-interval: a plain line per interval, terminal or not. */
+static void interval_report(const struct point_ctx *pc, const struct series *s, int64_t last)
+{
+	unsigned n = pc->cfg->report_interval_s;
+	struct sec_cls sum = { 0 }, one;
+	char lat[32];
+
+	for (int64_t sec = last - (int64_t)n + 1; sec <= last; sec++) {
+		series_second(s, sec, headline_index(pc->er), &one);
+		sum.ops += one.ops;
+		sum.bytes += one.bytes;
+		sum.sum_ns += one.sum_ns;
+	}
+	fprintf(stderr, "[ %llds ] threads %u  %s %.1f  %.1f MB/s  mean %s\n", (long long)last + 1,
+		pc->pt->threads, pc->er->headline ? "TPS" : "IOPS", (double)sum.ops / n,
+		(double)sum.bytes / 1e6 / n,
+		fmt_ns(sum.ops ? (double)sum.sum_ns / (double)sum.ops : 0, lat, sizeof(lat)));
+}
+
 /* The runner's side while the workers run: time, interrupts, series, progress. */
 /* The device's counters now; -errno when there are none to read. */
 static int read_dev_stats(const struct target *t, struct dev_stats *d)
@@ -128,6 +147,8 @@ static bool supervise(struct point_ctx *pc, struct worker *w, unsigned nw,
 	bool show = cfg->progress && isatty(STDERR_FILENO);
 	bool interrupted = false;
 	uint64_t next_show = pc->t_start + NSEC;
+	unsigned every = cfg->report_interval_s;
+	int64_t next_report = every;    /* measured seconds complete before the next line */
 
 	/* ticks fall half a tick after second boundaries, when workers have handed seconds over */
 	for (uint64_t t = pc->t_start + TICK_NS / 2;; t += TICK_NS) {
@@ -145,6 +166,13 @@ static bool supervise(struct point_ctx *pc, struct worker *w, unsigned nw,
 		collect(s, w, nw, false);
 		series_flush_before(s, (int64_t)((now - pc->t_measure) / NSEC) - 3);
 		bool ended = now >= atomic_load(&pc->t_end) || atomic_load(&pc->stop);
+		int64_t done = now > pc->t_measure ? (int64_t)((now - pc->t_measure) / NSEC) : 0;
+		if (every && done >= next_report && !ended) {
+			if (show)
+				fputs("\r\033[K", stderr);
+			interval_report(pc, s, next_report - 1);
+			next_report += every;
+		}
 		if (show && now >= next_show && !ended) {
 			progress(pc, s, idx, npoints, now);
 			next_show += NSEC;

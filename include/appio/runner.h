@@ -34,6 +34,7 @@ struct run_config {
 	uint64_t ramp_ns;               /* unrecorded warm-up per point */
 	uint64_t seed;
 	bool progress;                  /* live line on stderr (only when it is a terminal) */
+	unsigned report_interval_s;     /* >0: a line on stderr every so many measured seconds */
 	const char *json_path;          /* rewritten after every point; NULL: none */
 	volatile sig_atomic_t *interrupted; /* set by the SIGINT/SIGTERM handler */
 };

@@ -91,4 +91,11 @@ expect_exit 2 "--threads 0 exits 2" -- "$APPIO" db run oltp_read_write "${DB[@]}
 expect_exit 2 "unknown option exits 2" -- "$APPIO" db run oltp_read_write "${DB[@]}" --nosuch 1
 expect_exit 0 "SysBench spellings are accepted" -- "$APPIO" db prepare oltp_read_write \
 	--db-driver=sqlite --sqlite-db "$T/sb2.db" --table_size=10
+# --report-interval: a line per interval on stderr, even when it is not a terminal
+"$APPIO" db prepare oltp_point_select "${DB[@]}" >/dev/null 2>&1
+"$APPIO" db run oltp_point_select "${DB[@]}" --threads 2 --time 3 --report-interval 1 >/dev/null 2>"$T/ri.err"
+n=$(grep -cE '^\[ [0-9]+s \] threads 2  TPS [0-9.]+ ' "$T/ri.err")
+if [ "$n" -ge 2 ]; then ok "--report-interval 1 prints a line a second ($n)"; else
+	not_ok "--report-interval 1 prints a line a second ($n)"; head -5 "$T/ri.err" | sed 's/^/    /'; fi
+"$APPIO" db cleanup oltp_point_select "${DB[@]}" >/dev/null 2>&1
 finish
