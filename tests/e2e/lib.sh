@@ -55,4 +55,15 @@ one_line_error() {
 	if [ "$n" -eq 1 ]; then ok "$1"; else not_ok "$1 ($n lines)"; sed 's/^/    /' "$T/stderr" | head -5; fi
 }
 
+# Headless Chromium, for tests of pages appio writes: $CHROME is empty when it is
+# missing. chrome_page FILE ARGS...: run it on a local page with ARGS
+# (--screenshot=..., --dump-dom), with the network-quiet flags it needs here.
+CHROME=$(command -v chromium || command -v chromium-browser || true)
+chrome_page() {
+	local page=$1; shift
+	timeout 60 "$CHROME" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$T/chrome" "$@" "file://$page" 2>/dev/null
+}
+
 finish() { [ "$_failures" -eq 0 ]; exit $?; }

@@ -40,16 +40,11 @@ expect_exit 2 "without gnuplot: one line, exit 2" -- env PATH=/nonexistent "$APP
 grep -q gnuplot "$T/stderr" && one_line_error "  naming gnuplot" || not_ok "  naming gnuplot"
 
 # ---- Chromium renders it ----
-CHROME=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROME" ]; then
 	skip "rendered in Chromium" "chromium is not installed"
 	finish
 fi
-chrome() {
-	timeout 60 "$CHROME" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$T/chrome" "$@" "file://$T/report.html" 2>/dev/null
-}
+chrome() { chrome_page "$T/report.html" "$@"; }
 chrome --screenshot="$T/shot.png" --window-size=1280,4000 >/dev/null
 [ -s shot.png ] && ok "Chromium takes a screenshot" || not_ok "Chromium takes a screenshot"
 # decode the PNG's top 900 rows (the drives table and the first charts) with the standard

@@ -87,16 +87,11 @@ done
 	not_ok "interval $K of drive a:${bad:- no row}"
 
 # ---- Chromium renders it ----
-CHROME=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROME" ]; then
 	skip "rendered in Chromium" "chromium is not installed"
 	finish
 fi
-chrome() {
-	timeout 60 "$CHROME" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$T/chrome" "$@" "file://$T/report.html" 2>/dev/null
-}
+chrome() { chrome_page "$T/report.html" "$@"; }
 chrome --dump-dom >dom.html
 [ "$(count 'class="chart"' dom.html)" -eq 5 ] && [ "$(count 'data-chart="intervals"' dom.html)" -eq 2 ] &&
 	[ "$(count 'data-test="fileserver-fs"' dom.html)" -eq 1 ] &&
