@@ -330,7 +330,7 @@ sync
 # The block device under the target, for the device's own view of each run
 # (reads in flight, time per read) from /proc/diskstats; none on file
 # systems without one.
-dev_maj= dev_min= dev_name=
+dev_maj='' dev_min='' dev_name=''
 read -r dev_maj dev_min < <(stat -c '%Hd %Ld' -- "$target")
 dev_name=$(awk -v a="$dev_maj" -v b="$dev_min" '$1 == a && $2 == b { print $3 }' /proc/diskstats)
 [ -n "$dev_name" ] || log "no /proc/diskstats entry for $target's device ($dev_maj:$dev_min): no device figures"
@@ -428,9 +428,9 @@ run_fio() {
 # processes on it distort every figure; the summary reports this per round)
 busy_pct() {
 	local a b
-	a=($(head -n 1 /proc/stat))
+	read -r -a a < <(head -n 1 /proc/stat)
 	sleep 1
-	b=($(head -n 1 /proc/stat))
+	read -r -a b < <(head -n 1 /proc/stat)
 	# cpu user nice system idle iowait irq softirq steal
 	local tot=0 i
 	for i in 1 2 3 4 5 6 7 8; do tot=$((tot + b[i] - a[i])); done
@@ -444,7 +444,7 @@ busy_pct() {
 # does under 100 I/Os (other processes' work would skew the device cases)
 wait_quiet() {
 	[ -n "$dev_name" ] || return 0
-	local t0=$SECONDS a b
+	local t0=$SECONDS a b ra wa rb wb
 	while [ $((SECONDS - t0)) -lt "$settle" ]; do
 		a=$(disk_snap)
 		sleep 1
