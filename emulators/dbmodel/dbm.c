@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 
 #include "../../src/xalloc.h"
@@ -23,6 +24,18 @@ const char *const dbm_model_names[] = { "innodb", "postgres", NULL };
 #define LRU_SCAN_DEPTH 1536     /* innodb_lru_scan_depth, MariaDB 10.5+ default */
 #define COMMIT_REDO 40          /* innodb: undo-log header state + trx commit; pg: commit record */
 #define WAIT_NS 10000000ULL     /* longest single wait before looking at the stop flag */
+/*
+ * Redo of a split or merge of a secondary-index leaf, calibrated to MariaDB
+ * 10.11 (dbm_sec.h): about 5.3 KB per split, merge and page reorganisation,
+ * 0.66 reorganisations per merge: the entries moved at 8 bytes each, plus a
+ * merge's share of the reorganisations.
+ */
+#define SEC_MOVE_REDO 8
+#define SEC_SMO_REDO 100        /* page allocation or free, record list ends */
+#define SEC_REORG_REDO 3500
+#define PARENT_REDO 60          /* node pointer inserted or deleted */
+#define PURGE_BATCH 64          /* purge records taken from the history at a time */
+#define PURGE_UNDO_REDO 20      /* purge's change to the undo log it has read */
 
 int dbm_config(struct dbm *db, const struct dbm_opts *o, char *err, size_t errlen)
 {
@@ -43,6 +56,12 @@ int dbm_config(struct dbm *db, const struct dbm_opts *o, char *err, size_t errle
 		return -EINVAL;
 	}
 	db->cpu_ns = (uint64_t)(o->cpu_per_stmt * 1000);
+	if (!(o->client_rtt >= 0 && o->client_rtt <= 1e6)) {
+		snprintf(err, errlen, "--client-rtt: %g is out of range (0 to 1000000 microseconds)",
+			 o->client_rtt);
+		return -EINVAL;
+	}
+	db->rtt_ns = (uint64_t)(o->client_rtt * 1000);
 	if (o->io_capacity_max < o->io_capacity) {
 		snprintf(err, errlen, "--io-capacity-max: %llu is below --io-capacity %llu",
 			 (unsigned long long)o->io_capacity_max, (unsigned long long)o->io_capacity);
@@ -113,6 +132,7 @@ static int init_locks(struct dbm *db)
 	pthread_mutex_init(&db->pool_mx, NULL);
 	pthread_mutex_init(&db->log_mx, NULL);
 	pthread_mutex_init(&db->cl_mx, NULL);
+	pthread_mutex_init(&db->hist_mx, NULL);
 	pthread_cond_init(&db->pool_cv, &ca);
 	pthread_cond_init(&db->log_cv, &ca);
 	pthread_cond_init(&db->cl_cv, &ca);
@@ -144,16 +164,20 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 	}
 	db->fd = t->fd;
 	dbm_pool_init(&db->pool, db->frames);
+	if (db->model == DBM_INNODB)    /* innodb_old_blocks_pct, innodb_old_blocks_time */
+		dbm_pool_set_midpoint(&db->pool, 37, 1000);
 	if (db->model == DBM_POSTGRES)
 		db->page_epoch = xcalloc(db->pages, sizeof(*db->page_epoch));
 	init_locks(db);
+	if (db->model == DBM_INNODB)
+		db->hist = xmalloc(DBM_HIST_OPS * sizeof(*db->hist));
 	/* LSNs start past zero so that 0 can mean "none" */
 	atomic_store(&db->lsn, 8192);
 	db->written_lsn = db->flushed_lsn = 8192;
 	atomic_store(&db->ckpt_lsn, 8192);
 	atomic_store(&db->epoch, 1);
 	db->started = true;
-	run->bg_workers = db->model == DBM_INNODB ? 2 : 3;
+	run->bg_workers = 3;
 	run->max_io = (uint32_t)(db->batch * db->page_size > MIB ? db->batch * db->page_size : MIB);
 	run->writes = true;
 	run->headline = "txn";
@@ -170,6 +194,9 @@ void dbm_release(struct dbm *db)
 	pthread_mutex_destroy(&db->pool_mx);
 	pthread_mutex_destroy(&db->log_mx);
 	pthread_mutex_destroy(&db->cl_mx);
+	pthread_mutex_destroy(&db->hist_mx);
+	free(db->hist);
+	db->hist = NULL;
 	pthread_cond_destroy(&db->pool_cv);
 	pthread_cond_destroy(&db->log_cv);
 	pthread_cond_destroy(&db->cl_cv);
@@ -195,19 +222,38 @@ static uint64_t thread_cpu_ns(void)
 
 /*
  * Burn the statement's CPU on this thread's CPU clock, so that with more
- * threads than cores a statement takes longer in wall time, as on a server.
+ * threads than cores a statement takes longer in wall time, as on a server;
+ * then wait the client's round trip, off the CPU, as a server thread waits
+ * for the next statement (a sleep with 1 us of timer slack, not the default 50).
  */
 void dbm_stmt(struct emu_worker *w, struct dbm *db)
 {
+	static _Thread_local bool slack_set;
+
 	emu_count(w, DBM_C_STMTS, 1);
-	if (!db->cpu_ns)
-		return;
-	uint64_t end = thread_cpu_ns() + db->cpu_ns;
-	volatile uint64_t x = w->id;
-	do {
-		for (int i = 0; i < 256; i++)
-			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-	} while (thread_cpu_ns() < end);
+	if (db->cpu_ns) {
+		uint64_t end = thread_cpu_ns() + db->cpu_ns;
+		volatile uint64_t x = w->id;
+		do {
+			for (int i = 0; i < 256; i++)
+				x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		} while (thread_cpu_ns() < end);
+	}
+	if (db->rtt_ns) {
+		if (!slack_set) {
+			prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+			slack_set = true;
+		}
+		struct timespec ts = { 0, (long)(db->rtt_ns % 1000000000ULL) };
+		ts.tv_sec = (time_t)(db->rtt_ns / 1000000000ULL);
+		clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+	}
+}
+
+/* The pool's clock (midpoint insertion's innodb_old_blocks_time). */
+static uint32_t now_ms(void)
+{
+	return (uint32_t)(emu_now() / 1000000);
 }
 
 /*
@@ -282,12 +328,12 @@ static int load(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned fl
 		return 0;
 	}
 	if (flags & DBM_CREATE) {
-		dbm_pool_install(&db->pool, fi, page, DBM_READY);
+		dbm_pool_install(&db->pool, fi, page, DBM_READY, now_ms());
 		emu_count(w, DBM_C_CREATED, 1);
 		*out = fi;
 		return 0;
 	}
-	dbm_pool_install(&db->pool, fi, page, DBM_READING);
+	dbm_pool_install(&db->pool, fi, page, DBM_READING, now_ms());
 	db->reads_total++;
 	pthread_mutex_unlock(&db->pool_mx);
 	int64_t r = emu_io(w, DBM_CLS_PAGE_READ, IO_READ, db->fd, emu_buf(w, 0), db->page_size,
@@ -321,7 +367,7 @@ int dbm_page(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned flags
 			rc = emu_stopping(w) ? 1 : 0;
 			goto next;
 		} else {
-			dbm_pool_touch(&db->pool, fi);
+			dbm_pool_touch(&db->pool, fi, now_ms());
 		}
 		if (redo)
 			modify(w, db, fi, redo);
@@ -359,9 +405,80 @@ int dbm_undo(struct emu_worker *w, struct dbm *db, struct dbm_txn *t, uint32_t b
 	uint64_t pos = atomic_fetch_add(&db->undo_pos, bytes);
 	uint64_t first = pos / db->page_size, last = (pos + bytes - 1) / db->page_size;
 	t->undo_bytes += bytes;
+	t->undo_page = db->undo_first + last % db->undo_pages;
 	/* redo for the undo record: its bytes plus a record header */
-	return dbm_page(w, db, db->undo_first + last % db->undo_pages,
+	return dbm_page(w, db, t->undo_page,
 			first != last || pos % db->page_size == 0 ? DBM_CREATE : 0, bytes + 12);
+}
+
+static void purge_add(struct dbm *db, struct dbm_txn *t, struct dbm_purge_op op)
+{
+	if (db->model == DBM_INNODB && t->npurge < DBM_TXN_PURGE)
+		t->purge[t->npurge++] = op;
+}
+
+void dbm_purge_page(struct dbm *db, struct dbm_txn *t, uint64_t page, uint32_t redo)
+{
+	purge_add(db, t, (struct dbm_purge_op){ .arg = page, .redo = redo, .kind = DBM_PURGE_PAGE });
+}
+
+void dbm_purge_sec(struct dbm *db, struct dbm_txn *t, struct dbm_sec *sec, uint64_t rank,
+		   uint32_t redo)
+{
+	purge_add(db, t, (struct dbm_purge_op){ .sec = sec, .arg = rank, .redo = redo,
+						.kind = DBM_PURGE_SEC });
+}
+
+/* A committed transaction's purge work joins the history list (full: dropped). */
+static void history_add(struct dbm *db, struct dbm_txn *t)
+{
+	if (!db->hist || !t->undo_page)
+		return;
+	dbm_purge_page(db, t, t->undo_page, PURGE_UNDO_REDO);
+	pthread_mutex_lock(&db->hist_mx);
+	for (unsigned i = 0; i < t->npurge && db->hist_head - db->hist_tail < DBM_HIST_OPS; i++)
+		db->hist[db->hist_head++ % DBM_HIST_OPS] = t->purge[i];
+	pthread_mutex_unlock(&db->hist_mx);
+}
+
+/* Free @page: dropped from the pool unwritten, as MariaDB 10.6+ does. */
+static void page_free(struct dbm *db, uint64_t page)
+{
+	pthread_mutex_lock(&db->pool_mx);
+	uint32_t fi = dbm_pool_lookup(&db->pool, page);
+	if (fi != DBM_NIL && dbm_pool_discard(&db->pool, fi))
+		pthread_cond_broadcast(&db->pool_cv);
+	pthread_mutex_unlock(&db->pool_mx);
+}
+
+int dbm_sec_op(struct emu_worker *w, struct dbm *db, struct dbm_sec *sec, uint64_t rank,
+	       int delta, uint32_t redo)
+{
+	uint64_t path[DBM_TREE_MAX_DEPTH];
+	unsigned n = dbm_tree_path(&sec->geo, rank, path);
+	struct dbm_sec_change c = { 0 };
+	int rc = 0;
+
+	for (unsigned i = 0; i + 1 < n && !rc; i++)
+		rc = dbm_page(w, db, path[i], 0, 0);
+	if (rc)
+		return rc;
+	if (delta)
+		dbm_sec_change(sec, rank, delta, &c);
+	else
+		c.leaf = dbm_sec_leaf(sec, rank);
+	if ((rc = dbm_page(w, db, c.leaf, 0, redo)) != 0 || c.event == DBM_SEC_NONE)
+		return rc;
+	uint32_t moved = c.moved * SEC_MOVE_REDO + SEC_SMO_REDO;
+	if (c.event == DBM_SEC_SPLIT) {
+		emu_count(w, DBM_C_SPLITS, 1);
+		rc = dbm_page(w, db, c.other, DBM_CREATE, moved);
+	} else {
+		emu_count(w, DBM_C_MERGES, 1);
+		rc = dbm_page(w, db, c.other, 0, moved + SEC_REORG_REDO);
+		page_free(db, c.leaf);
+	}
+	return rc ? rc : dbm_page(w, db, n >= 2 ? path[n - 2] : c.other, 0, PARENT_REDO);
 }
 
 int dbm_commit(struct emu_worker *w, struct dbm *db, struct dbm_txn *t)
@@ -384,6 +501,7 @@ int dbm_commit(struct emu_worker *w, struct dbm *db, struct dbm_txn *t)
 	}
 	if (rc)
 		return rc;
+	history_add(db, t);
 	if (db->commit_mode == 1)
 		rc = dbm_log_up_to(w, db, lsn, true);
 	else if (db->commit_mode == 2)
@@ -428,12 +546,42 @@ static int log_timer(struct emu_worker *w, struct dbm *db)
 	return 0;
 }
 
+/*
+ * InnoDB's purge: take the oldest committed transactions' records from the
+ * history list and do them (DB_TRX_ID resets, delete-marked entries removed,
+ * the undo log read back), in batches; idle 10 ms when there is nothing.
+ */
+static int purge(struct emu_worker *w, struct dbm *db)
+{
+	struct dbm_purge_op op[PURGE_BATCH];
+	unsigned n = 0;
+	int rc = 0;
+
+	pthread_mutex_lock(&db->hist_mx);
+	while (n < PURGE_BATCH && db->hist_tail < db->hist_head)
+		op[n++] = db->hist[db->hist_tail++ % DBM_HIST_OPS];
+	pthread_mutex_unlock(&db->hist_mx);
+	if (!n) {
+		pthread_mutex_lock(&db->cl_mx);
+		if (!emu_stopping(w))
+			dbm_timed_wait(&db->cl_cv, &db->cl_mx, WAIT_NS);
+		pthread_mutex_unlock(&db->cl_mx);
+		return 0;
+	}
+	for (unsigned i = 0; i < n && !rc; i++) {
+		rc = op[i].kind == DBM_PURGE_SEC ? dbm_sec_op(w, db, op[i].sec, op[i].arg, -1, op[i].redo)
+						 : dbm_page(w, db, op[i].arg, 0, op[i].redo);
+		emu_count(w, DBM_C_PURGED, 1);
+	}
+	return rc < 0 ? rc : 0;
+}
+
 int dbm_bg_step(struct emu_worker *w, struct dbm *db)
 {
 	unsigned role = w->id - w->pt->threads;
 
 	if (db->model == DBM_INNODB)
-		return role == 0 ? dbm_flush_cleaner(w, db) : log_timer(w, db);
+		return role == 0 ? dbm_flush_cleaner(w, db) : role == 1 ? log_timer(w, db) : purge(w, db);
 	switch (role) {
 	case 0:
 		return dbm_flush_checkpointer(w, db);

@@ -36,6 +36,7 @@
 
 #include "appio/emulator.h"
 #include "dbm_pool.h"
+#include "dbm_sec.h"
 #include "dbm_tree.h"
 
 enum dbm_model { DBM_INNODB, DBM_POSTGRES };
@@ -49,6 +50,7 @@ struct dbm_opts {
 	bool synchronous_commit;        /* postgres */
 	bool doublewrite;               /* innodb */
 	double cpu_per_stmt;            /* microseconds of CPU per statement */
+	double client_rtt;              /* microseconds waited per statement */
 	uint64_t io_capacity, io_capacity_max;  /* innodb page cleaner rates */
 	uint64_t checkpoint_timeout;    /* postgres, seconds */
 };
@@ -72,14 +74,18 @@ extern const char *const dbm_model_names[];
 	  "postgres synchronous_commit: on waits for the WAL fsync, off leaves it to the WAL writer" }, \
 	{ "doublewrite", OPT_BOOL, DBM_OPT(base, doublewrite), "on", \
 	  "innodb_doublewrite: page-cleaner batches go through the doublewrite area first" }, \
-	{ "cpu-per-stmt", OPT_DOUBLE, DBM_OPT(base, cpu_per_stmt), "50", \
+	{ "cpu-per-stmt", OPT_DOUBLE, DBM_OPT(base, cpu_per_stmt), "28", \
 	  "microseconds of real CPU per SQL statement (the server's own work; 0: pure storage)" }, \
+	{ "client-rtt", OPT_DOUBLE, DBM_OPT(base, client_rtt), "50", \
+	  "microseconds per statement waited, not computed: the client's turn and the round trip (0: none)" }, \
 	{ "io-capacity", OPT_UINT, DBM_OPT(base, io_capacity), "200", \
 	  "innodb_io_capacity: background flushing pages/s", .min = 100 }, \
 	{ "io-capacity-max", OPT_UINT, DBM_OPT(base, io_capacity_max), "2000", \
 	  "innodb_io_capacity_max: page-cleaner ceiling, pages/s", .min = 100 }, \
 	{ "checkpoint-timeout", OPT_UINT, DBM_OPT(base, checkpoint_timeout), "300", \
 	  "postgres checkpoint_timeout, seconds", .min = 1 }
+
+#define DBM_HIST_OPS (1u << 18)        /* history list capacity, purge records */
 
 /* Statistics classes every model-based emulator starts with, in this order. */
 enum dbm_class { DBM_CLS_TXN, DBM_CLS_PAGE_READ, DBM_CLS_PAGE_WRITE, DBM_CLS_LOG_WRITE,
@@ -92,24 +98,41 @@ enum dbm_counter {
 	DBM_C_WRITTEN, DBM_C_DBLWR_PAGES, DBM_C_DBLWR_WRITES, DBM_C_SINGLE_FLUSH,
 	DBM_C_LOG_BYTES, DBM_C_FPI_BYTES, DBM_C_LOG_WRITES, DBM_C_LOG_WRITE_BYTES,
 	DBM_C_LOG_FSYNCS, DBM_C_LOG_FLUSHES, DBM_C_DATA_FSYNCS, DBM_C_CKPTS, DBM_C_STALLS,
-	DBM_C_STALL_US, DBM_C_FREE_WAITS, DBM_NCOUNTERS
+	DBM_C_STALL_US, DBM_C_FREE_WAITS, DBM_C_SPLITS, DBM_C_MERGES, DBM_C_PURGED, DBM_NCOUNTERS
 };
 #define DBM_COUNTER_NAMES \
 	"txns", "statements", "bp_read_requests", "bp_reads", "pages_created", "pages_dirtied", \
 	"pages_written", "dblwr_pages", "dblwr_writes", "single_page_flushes", \
 	"log_bytes", "fpi_bytes", "log_writes", "log_write_bytes", \
 	"log_fsyncs", "log_flushes", "data_fsyncs", "checkpoints", "log_stalls", \
-	"log_stall_us", "free_page_waits"
+	"log_stall_us", "free_page_waits", "page_splits", "page_merges", "purge_records"
 
 /* dbm_page() flags. */
 enum dbm_page_flags {
 	DBM_CREATE = 1 << 0,    /* a new page (append, undo): no read on a miss */
 };
 
+/*
+ * Work InnoDB's purge does after a transaction commits (its undo log read
+ * back): reset DB_TRX_ID in a clustered-index record's page, or remove a
+ * delete-marked secondary-index entry.
+ */
+enum dbm_purge_kind { DBM_PURGE_PAGE, DBM_PURGE_SEC };
+struct dbm_purge_op {
+	struct dbm_sec *sec;    /* DBM_PURGE_SEC: the index */
+	uint64_t arg;           /* the page, or the entry's rank */
+	uint32_t redo;
+	uint32_t kind;          /* enum dbm_purge_kind */
+};
+#define DBM_TXN_PURGE 16        /* purge records kept per transaction; more are dropped */
+
 /* What a worker's transaction has done so far (in its own private state). */
 struct dbm_txn {
 	bool wrote;             /* generated redo: its commit must be made durable */
 	uint64_t undo_bytes;
+	uint64_t undo_page;     /* the last undo page it wrote (purge reads it back) */
+	unsigned npurge;
+	struct dbm_purge_op purge[DBM_TXN_PURGE];
 };
 
 /* The background flusher's own state, touched only by its thread. */
@@ -130,7 +153,7 @@ struct dbm {
 	uint32_t page_size, log_block;
 	unsigned commit_mode;           /* 0, 1, 2 as innodb_flush_log_at_trx_commit */
 	bool doublewrite;
-	uint64_t cpu_ns;
+	uint64_t cpu_ns, rtt_ns;
 	uint64_t io_capacity, io_capacity_max;
 	int fd;
 	uint64_t log_off, log_size, log_body;   /* header block at log_off, body after it */
@@ -157,6 +180,10 @@ struct dbm {
 	_Atomic uint64_t undo_pos;
 	_Atomic uint32_t epoch;         /* postgres: checkpoints begun (full-page images) */
 	uint32_t *page_epoch;           /* postgres: epoch of each page's last full-page image */
+
+	pthread_mutex_t hist_mx;        /* the history list: committed work for purge */
+	struct dbm_purge_op *hist;
+	uint64_t hist_head, hist_tail;  /* ops [tail, head) wait, mod DBM_HIST_OPS */
 
 	pthread_mutex_t cl_mx;
 	pthread_cond_t cl_cv;           /* wakes the page cleaner / checkpointer */
@@ -205,6 +232,24 @@ int dbm_path(struct emu_worker *w, struct dbm *db, const struct dbm_tree *t, uin
 int dbm_undo(struct emu_worker *w, struct dbm *db, struct dbm_txn *t, uint32_t bytes);
 
 /*
+ * InnoDB: after @t commits, purge will modify @page with @redo bytes of redo
+ * (DB_TRX_ID reset), or remove the delete-marked entry at @rank of @sec.
+ * No-op for postgres.
+ */
+void dbm_purge_page(struct dbm *db, struct dbm_txn *t, uint64_t page, uint32_t redo);
+void dbm_purge_sec(struct dbm *db, struct dbm_txn *t, struct dbm_sec *sec, uint64_t rank,
+		   uint32_t redo);
+
+/*
+ * A change of @sec at position @rank: @delta 1 inserts an entry, -1 removes
+ * one, 0 changes one in place (a delete mark). Touches the path and the
+ * leaf (@redo bytes), and for a split or a merge the other leaf and the
+ * parent, logging the entries moved; a merged-away leaf is freed.
+ */
+int dbm_sec_op(struct emu_worker *w, struct dbm *db, struct dbm_sec *sec, uint64_t rank,
+	       int delta, uint32_t redo);
+
+/*
  * Commit @t: a transaction that wrote appends its commit record and waits as
  * the commit mode says (group commit). A read-only one costs nothing.
  * Counts the transaction. Returns 0, 1 when stopping, or -errno.
@@ -214,8 +259,8 @@ int dbm_commit(struct emu_worker *w, struct dbm *db, struct dbm_txn *t);
 /* Roll @t back: redo for undoing its changes, no wait for the log. */
 int dbm_rollback(struct emu_worker *w, struct dbm *db, struct dbm_txn *t);
 
-/* A background worker's round (page cleaner, log timer; postgres: checkpointer,
-   background writer, WAL writer). */
+/* A background worker's round (innodb: page cleaner, log timer, purge;
+   postgres: checkpointer, background writer, WAL writer). */
 int dbm_bg_step(struct emu_worker *w, struct dbm *db);
 
 /*

@@ -16,6 +16,9 @@
 #define LRU 0
 #define FL  1
 
+#define LRU_OLD_MIN_LEN 512     /* BUF_LRU_OLD_MIN_LEN: shorter LRUs have no old sublist */
+#define LRU_OLD_TOLERANCE 20    /* BUF_LRU_OLD_TOLERANCE */
+
 static uint32_t *prev_of(struct dbm_frame *f, int which)
 {
 	return which == LRU ? &f->lru_prev : &f->fl_prev;
@@ -81,6 +84,7 @@ void dbm_pool_init(struct dbm_pool *p, uint32_t nframes)
 	p->hmask = hsize - 1;
 	p->lru = p->flush = p->writing = (struct dbm_list){ DBM_NIL, DBM_NIL, 0 };
 	p->free_top = DBM_NIL;
+	p->lru_old = DBM_NIL;
 	for (uint32_t i = nframes; i-- > 0;)
 		dbm_pool_put_free(p, i);
 }
@@ -101,12 +105,63 @@ uint32_t dbm_pool_lookup(const struct dbm_pool *p, uint64_t page)
 	return DBM_NIL;
 }
 
-void dbm_pool_touch(struct dbm_pool *p, uint32_t fi)
+void dbm_pool_set_midpoint(struct dbm_pool *p, uint32_t old_pct, uint32_t old_ms)
 {
-	if (p->lru.head == fi)
+	p->old_pct = old_pct;
+	p->old_ms = old_ms;
+}
+
+/* Keep the old sublist at old_pct of the LRU, within the tolerance (buf_LRU_old_adjust_len). */
+static void lru_balance(struct dbm_pool *p)
+{
+	if (!p->old_pct)
 		return;
+	if (p->lru.len < LRU_OLD_MIN_LEN) {
+		for (uint32_t fi = p->lru_old; fi != DBM_NIL; fi = p->f[fi].lru_next)
+			p->f[fi].old = false;
+		p->lru_old = DBM_NIL;
+		p->old_len = 0;
+		return;
+	}
+	uint32_t target = (uint32_t)((uint64_t)p->lru.len * p->old_pct / 100);
+	while (p->old_len + LRU_OLD_TOLERANCE < target) {
+		uint32_t at = p->lru_old == DBM_NIL ? p->lru.tail : p->f[p->lru_old].lru_prev;
+		if (at == DBM_NIL)
+			break;
+		p->f[at].old = true;
+		p->lru_old = at;
+		p->old_len++;
+	}
+	while (p->old_len > target + LRU_OLD_TOLERANCE) {
+		struct dbm_frame *f = &p->f[p->lru_old];
+		f->old = false;
+		p->lru_old = f->lru_next;
+		p->old_len--;
+	}
+}
+
+static void lru_remove(struct dbm_pool *p, uint32_t fi)
+{
+	struct dbm_frame *f = &p->f[fi];
+
+	if (f->old) {
+		if (p->lru_old == fi)
+			p->lru_old = f->lru_next;
+		f->old = false;
+		p->old_len--;
+	}
 	list_unlink(p, &p->lru, LRU, fi);
+}
+
+void dbm_pool_touch(struct dbm_pool *p, uint32_t fi, uint32_t now_ms)
+{
+	struct dbm_frame *f = &p->f[fi];
+
+	if (p->lru.head == fi || (f->old && now_ms - f->t_in < p->old_ms))
+		return;
+	lru_remove(p, fi);
 	list_insert_after(p, &p->lru, LRU, DBM_NIL, fi);
+	lru_balance(p);
 }
 
 uint32_t dbm_pool_take_free(struct dbm_pool *p)
@@ -154,16 +209,40 @@ void dbm_pool_evict(struct dbm_pool *p, uint32_t fi)
 	while (*link != fi)
 		link = &p->f[*link].hnext;
 	*link = p->f[fi].hnext;
-	list_unlink(p, &p->lru, LRU, fi);
+	lru_remove(p, fi);
+	lru_balance(p);
 }
 
-void dbm_pool_install(struct dbm_pool *p, uint32_t fi, uint64_t page, enum dbm_frame_state state)
+bool dbm_pool_discard(struct dbm_pool *p, uint32_t fi)
+{
+	struct dbm_frame *f = &p->f[fi];
+
+	if (f->state != DBM_READY || f->writing)
+		return false;
+	if (f->dirty)
+		list_unlink(p, &p->flush, FL, fi);
+	dbm_pool_evict(p, fi);
+	dbm_pool_put_free(p, fi);
+	return true;
+}
+
+void dbm_pool_install(struct dbm_pool *p, uint32_t fi, uint64_t page, enum dbm_frame_state state,
+		      uint32_t now_ms)
 {
 	uint32_t slot = hash_slot(p, page);
 
-	p->f[fi] = (struct dbm_frame){ .page = page, .state = (uint8_t)state, .hnext = p->hash[slot] };
+	p->f[fi] = (struct dbm_frame){ .page = page, .state = (uint8_t)state, .hnext = p->hash[slot],
+				       .t_in = now_ms };
 	p->hash[slot] = fi;
-	list_insert_after(p, &p->lru, LRU, DBM_NIL, fi);
+	if (p->lru_old == DBM_NIL) {
+		list_insert_after(p, &p->lru, LRU, DBM_NIL, fi);
+	} else {                        /* buf_LRU_add_block(old = true) */
+		list_insert_after(p, &p->lru, LRU, p->f[p->lru_old].lru_prev, fi);
+		p->f[fi].old = true;
+		p->lru_old = fi;
+		p->old_len++;
+	}
+	lru_balance(p);
 }
 
 /* Insert @fi into the flush list where its oldest_lsn belongs (usually the head). */

@@ -9,6 +9,12 @@
  * Three intrusive lists:
  *  - LRU (resident frames, head = most recently used). Replacement takes the
  *    least recently used clean frame within a scan depth from the tail.
+ *    Optionally InnoDB's midpoint insertion (buf0lru.cc): the tail part of
+ *    old_pct percent is the "old" sublist; a page read (or created) enters at
+ *    its head, not at the LRU head, and moves to the LRU head only when it is
+ *    touched again at least old_ms after it came in (innodb_old_blocks_pct
+ *    37, innodb_old_blocks_time 1000 ms), so that pages touched once (a scan,
+ *    a random lookup) pass through 37% of the pool instead of all of it.
  *  - flush list (dirty frames, head = newest first modification): the tail is
  *    the oldest modification, the one that holds the checkpoint back.
  *  - writing list (frames whose write is in flight): taken off the flush list
@@ -41,9 +47,11 @@ struct dbm_frame {
 	uint32_t hnext;
 	uint32_t lru_prev, lru_next;
 	uint32_t fl_prev, fl_next;      /* flush list, or writing list while writing */
+	uint32_t t_in;          /* ms (caller's clock) when it came into the pool */
 	uint8_t state;          /* enum dbm_frame_state */
 	bool dirty;
 	bool writing;
+	bool old;               /* in the old sublist (midpoint insertion) */
 };
 
 struct dbm_list {
@@ -56,6 +64,8 @@ struct dbm_pool {
 	uint32_t *hash, hmask;
 	struct dbm_list lru, flush, writing;
 	uint32_t free_top, nfree;
+	uint32_t old_pct, old_ms;       /* midpoint insertion; old_pct 0: plain LRU */
+	uint32_t lru_old, old_len;      /* first frame of the old sublist, its length */
 };
 
 /* Allocate a pool of @nframes (>= 4) frames, all free. Dies on allocation failure. */
@@ -67,8 +77,18 @@ void dbm_pool_release(struct dbm_pool *p);
 /* The frame holding @page (reading or ready), or DBM_NIL. */
 uint32_t dbm_pool_lookup(const struct dbm_pool *p, uint64_t page);
 
-/* A hit: make @fi the most recently used. */
-void dbm_pool_touch(struct dbm_pool *p, uint32_t fi);
+/*
+ * Use midpoint insertion from now on: the old sublist is @old_pct percent
+ * (1..95) of the LRU, a page leaves it when touched @old_ms or more after it
+ * came in. Call on an empty pool.
+ */
+void dbm_pool_set_midpoint(struct dbm_pool *p, uint32_t old_pct, uint32_t old_ms);
+
+/*
+ * A hit at time @now_ms: make @fi the most recently used (with midpoint
+ * insertion: only a young page, or an old one in the pool for old_ms or more).
+ */
+void dbm_pool_touch(struct dbm_pool *p, uint32_t fi, uint32_t now_ms);
 
 /* Pop a free frame, or DBM_NIL when the free stack is empty. */
 uint32_t dbm_pool_take_free(struct dbm_pool *p);
@@ -84,15 +104,23 @@ uint32_t dbm_pool_victim(const struct dbm_pool *p, uint32_t depth, uint32_t *dir
 /* Evict the clean frame @fi (off the hash and the LRU); it is then the caller's. */
 void dbm_pool_evict(struct dbm_pool *p, uint32_t fi);
 
+/*
+ * Drop @fi's page without writing it (the page was freed: MariaDB 10.6+
+ * does not write freed pages). False when it is being read or written.
+ */
+bool dbm_pool_discard(struct dbm_pool *p, uint32_t fi);
+
 /* Give a frame back to the free stack (after dbm_pool_evict). */
 void dbm_pool_put_free(struct dbm_pool *p, uint32_t fi);
 
 /*
  * Make the caller's frame @fi hold @page in state @state (DBM_READING for a
- * read about to be issued, DBM_READY for a newly created page): hashed,
- * most recently used.
+ * read about to be issued, DBM_READY for a newly created page), at time
+ * @now_ms: hashed, most recently used (midpoint insertion: at the head of
+ * the old sublist).
  */
-void dbm_pool_install(struct dbm_pool *p, uint32_t fi, uint64_t page, enum dbm_frame_state state);
+void dbm_pool_install(struct dbm_pool *p, uint32_t fi, uint64_t page, enum dbm_frame_state state,
+		      uint32_t now_ms);
 
 /*
  * Record a modification at @lsn. Returns true when the frame went from clean

@@ -1,13 +1,15 @@
 /*
  * test_dbmodel.c - the storage-engine model's pure parts: B+tree geometry,
- * the buffer pool's LRU against a naive reference, the flush list, NURand
- * and the TPC-C mix.
+ * the buffer pool's LRU against a naive reference and its midpoint
+ * insertion, the splitting secondary index, the flush list, NURand and the
+ * TPC-C mix.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../emulators/dbmodel/dbm_pool.h"
+#include "../../emulators/dbmodel/dbm_sec.h"
 #include "../../emulators/dbmodel/dbm_tree.h"
 #include "../../emulators/dbmodel/tpcc_mix.h"
 #include "check.h"
@@ -61,11 +63,11 @@ static bool naive_access(struct naive *m, uint64_t page)
 	return hit;
 }
 
-static bool pool_access(struct dbm_pool *p, uint64_t page)
+static bool pool_access_at(struct dbm_pool *p, uint64_t page, uint32_t now_ms)
 {
 	uint32_t fi = dbm_pool_lookup(p, page);
 	if (fi != DBM_NIL) {
-		dbm_pool_touch(p, fi);
+		dbm_pool_touch(p, fi, now_ms);
 		return true;
 	}
 	fi = dbm_pool_take_free(p);
@@ -73,8 +75,65 @@ static bool pool_access(struct dbm_pool *p, uint64_t page)
 		fi = dbm_pool_victim(p, p->nframes, NULL);
 		dbm_pool_evict(p, fi);
 	}
-	dbm_pool_install(p, fi, page, DBM_READY);
+	dbm_pool_install(p, fi, page, DBM_READY, now_ms);
 	return false;
+}
+
+static bool pool_access(struct dbm_pool *p, uint64_t page)
+{
+	return pool_access_at(p, page, 0);
+}
+
+/* The old sublist's length, walked from the tail, and whether the flags agree. */
+static uint32_t old_walk(const struct dbm_pool *p, bool *consistent)
+{
+	uint32_t n = 0, fi = p->lru.tail;
+
+	while (fi != DBM_NIL && p->f[fi].old) {
+		n++;
+		fi = p->f[fi].lru_prev;
+	}
+	*consistent = fi == DBM_NIL || p->lru_old == p->f[fi].lru_next;
+	for (; fi != DBM_NIL; fi = p->f[fi].lru_prev)
+		if (p->f[fi].old)
+			*consistent = false;
+	return n;
+}
+
+/*
+ * Midpoint insertion (innodb_old_blocks_pct 37, innodb_old_blocks_time 1 s):
+ * the old sublist stays at 37% within the tolerance; a page touched again
+ * within the time stays old; pages made young survive a scan of new pages
+ * twice the pool, which plain LRU would have flushed out.
+ */
+static void lru_midpoint(void)
+{
+	struct dbm_pool p;
+	bool ok;
+
+	dbm_pool_init(&p, 1000);
+	dbm_pool_set_midpoint(&p, 37, 1000);
+	for (uint64_t pg = 0; pg < 1000; pg++)
+		pool_access_at(&p, pg, 0);
+	uint32_t n = old_walk(&p, &ok);
+	CHECK(ok && n == p.old_len, "old flags form the LRU's tail: %u walked, %u counted", n, p.old_len);
+	CHECK(n >= 370 - 20 && n <= 370 + 20, "old sublist %u of 1000 frames (37%% +- 20)", n);
+	uint32_t fi = dbm_pool_lookup(&p, 999);         /* the newest page: head of the old part */
+	CHECK(p.f[fi].old && p.lru.head != fi, "a page read enters the old sublist, not the head");
+	pool_access_at(&p, 999, 500);
+	CHECK(p.f[fi].old && p.lru.head != fi, "touched within innodb_old_blocks_time: stays old");
+	for (uint64_t pg = 900; pg < 1000; pg++)
+		pool_access_at(&p, pg, 1500);
+	CHECK(!p.f[fi].old && p.lru.head == fi, "touched after it: made young, at the head");
+	for (uint64_t pg = 5000; pg < 7000; pg++)
+		pool_access_at(&p, pg, 2000);
+	unsigned kept = 0;
+	for (uint64_t pg = 900; pg < 1000; pg++)
+		kept += dbm_pool_lookup(&p, pg) != DBM_NIL;
+	CHECK(kept == 100, "pages made young survive a scan of 2x the pool: %u of 100", kept);
+	n = old_walk(&p, &ok);
+	CHECK(ok && n == p.old_len && n >= 350 && n <= 390, "old sublist after the scan: %u", n);
+	dbm_pool_release(&p);
 }
 
 static void lru_against_naive(void)
@@ -99,6 +158,86 @@ static void lru_against_naive(void)
 	for (unsigned i = 0; i < m.n; i++, fi = p.f[fi].lru_next)
 		CHECK(fi != DBM_NIL && p.f[fi].page == m.page[i], "LRU position %u", i);
 	dbm_pool_release(&p);
+}
+
+/* Every bucket belongs to a live leaf whose run holds it; counts add up. */
+static bool sec_consistent(const struct dbm_sec *s, uint64_t *entries, uint32_t *leaves)
+{
+	uint64_t sum = 0;
+	uint32_t live = 0;
+
+	for (uint32_t l = 0; l < s->nslots; l++) {
+		const struct dbm_sec_leaf *lf = &s->leaf[l];
+		if (!lf->nb)
+			continue;
+		uint64_t c = 0;
+		live++;
+		for (uint32_t b = lf->first; b < lf->first + lf->nb; b++) {
+			if (s->leaf_of[b] != l)
+				return false;
+			c += s->cnt[b];
+		}
+		if (c != lf->count)
+			return false;
+		sum += c;
+	}
+	*entries = sum;
+	*leaves = live;
+	return live + s->nfree == s->nslots;
+}
+
+/*
+ * The splitting index: a bulk load of full leaves; an insert into a full
+ * leaf splits it in halves (a new page); deletes that leave it under the
+ * merge limit merge it into a sibling that can take it (its page freed, then
+ * reused by the next split); counts stay consistent through random churn.
+ */
+static void sec_split_merge(void)
+{
+	struct dbm_sec s = { 0 };
+	struct dbm_sec_change c;
+	uint64_t n;
+	uint32_t leaves;
+
+	CHECK(dbm_sec_init(&s, 10000, 100, 52, 50, 1000) == 0, "init");
+	CHECK(s.geo.leaves == 100 && sec_consistent(&s, &n, &leaves) && n == 10000 && leaves == 100,
+	      "bulk load: 100 full leaves of 100 (%llu entries, %u leaves)", (unsigned long long)n, leaves);
+	uint64_t leaf7 = dbm_sec_leaf(&s, 750);
+	CHECK(leaf7 == s.geo.level_base[s.geo.depth - 1] + 7, "rank 750 is in the 8th leaf");
+	dbm_sec_change(&s, 750, 1, &c);
+	CHECK(c.event == DBM_SEC_SPLIT && c.leaf == leaf7 && c.other >= s.extra_first &&
+	      c.moved >= 45 && c.moved <= 56, "insert into a full leaf splits it (%u moved)", c.moved);
+	CHECK(dbm_sec_leaf(&s, 799) == c.other && dbm_sec_leaf(&s, 700) == leaf7,
+	      "the upper half of its keys now map to the new leaf");
+	uint64_t split_page = c.other;
+	int merges = 0;
+	for (int i = 0; i < 10 && !merges; i++) {
+		dbm_sec_change(&s, 700, -1, &c);
+		merges += c.event == DBM_SEC_MERGE;
+	}
+	CHECK(merges == 1 && c.leaf == leaf7 && c.other == split_page,
+	      "a half leaf under the limit merges into its sibling");
+	CHECK(dbm_sec_leaf(&s, 700) == split_page, "its keys map to the sibling");
+	dbm_sec_change(&s, 7100 % 10000, 1, &c);
+	CHECK(c.event == DBM_SEC_SPLIT && c.other == leaf7, "the freed page is reused by the next split");
+
+	struct rng r;
+	unsigned splits = 0, nmerges = 0;
+	rng_seed(&r, 7, 1);
+	for (int i = 0; i < 200000; i++) {
+		int d = rng_below(&r, 2) ? 1 : -1;
+		dbm_sec_change(&s, rng_below(&r, 10000), d, &c);
+		splits += c.event == DBM_SEC_SPLIT;
+		nmerges += c.event == DBM_SEC_MERGE;
+	}
+	bool ok = sec_consistent(&s, &n, &leaves);
+	CHECK(ok && leaves > 100 && leaves <= s.maxslots, "consistent after churn: %u leaves", leaves);
+	CHECK(splits > 100 && nmerges > 100, "churn splits and merges: %u, %u", splits, nmerges);
+	uint32_t over = 0;
+	for (uint32_t l = 0; l < s.nslots; l++)
+		over += s.leaf[l].count > s.cap;
+	CHECK(over == 0, "no leaf holds more than a page: %u do", over);
+	dbm_sec_release(&s);
 }
 
 static void dirty_and_flush_list(void)
@@ -179,6 +318,8 @@ int main(void)
 {
 	RUN(tree_geometry);
 	RUN(lru_against_naive);
+	RUN(lru_midpoint);
+	RUN(sec_split_merge);
 	RUN(dirty_and_flush_list);
 	RUN(nurand);
 	RUN(mix);

@@ -1,0 +1,171 @@
+/*
+ * dbm_sec.c - leaves that split and merge (see dbm_sec.h for why and how).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "../../src/xalloc.h"
+#include "dbm_sec.h"
+
+#define MAX_BUCKETS (1u << 22)  /* per index: bounds the memory whatever the row count */
+
+static uint64_t slot_page(const struct dbm_sec *s, uint32_t slot)
+{
+	return slot < s->geo.leaves ? s->geo.level_base[s->geo.depth - 1] + slot
+				    : s->extra_first + (slot - s->geo.leaves);
+}
+
+int dbm_sec_init(struct dbm_sec *s, uint64_t keys, uint32_t cap, uint32_t merge_below,
+		 uint32_t fanout, uint64_t first_page)
+{
+	int rc = dbm_tree_init(&s->geo, keys, cap, fanout, first_page);
+
+	if (rc)
+		return rc;
+	if (s->geo.leaves > MAX_BUCKETS / 2)
+		return -EINVAL;
+	uint32_t leaves = (uint32_t)s->geo.leaves;
+	uint32_t per = MAX_BUCKETS / leaves < 256 ? MAX_BUCKETS / leaves : 256;
+	s->cap = cap;
+	s->merge_below = merge_below;
+	s->keys = keys;
+	s->nbuckets = leaves * per;
+	/* splits leave half-full leaves: room for the index to double */
+	s->extra_pages = leaves + 16;
+	s->extra_first = first_page + s->geo.npages;
+	s->maxslots = leaves + s->extra_pages;
+	s->leaf_of = xmalloc(s->nbuckets * sizeof(*s->leaf_of));
+	s->cnt = xcalloc(s->nbuckets, sizeof(*s->cnt));
+	s->leaf = xcalloc(s->maxslots, sizeof(*s->leaf));
+	s->free_slot = xmalloc(s->maxslots * sizeof(*s->free_slot));
+	s->nfree = 0;
+	s->nslots = leaves;
+	/* the bulk load: leaves in key order, full, the last one with the rest */
+	for (uint32_t l = 0; l < leaves; l++) {
+		uint64_t n = l + 1 < leaves ? cap : keys - (uint64_t)cap * (leaves - 1);
+		s->leaf[l] = (struct dbm_sec_leaf){ l * per, per, (uint32_t)n };
+		for (uint32_t b = 0; b < per; b++) {
+			s->leaf_of[l * per + b] = l;
+			s->cnt[l * per + b] = (uint16_t)(n / per + (b < n % per));
+		}
+	}
+	pthread_mutex_init(&s->mx, NULL);
+	return 0;
+}
+
+uint64_t dbm_sec_pages(const struct dbm_sec *s)
+{
+	return s->geo.npages + s->extra_pages;
+}
+
+void dbm_sec_release(struct dbm_sec *s)
+{
+	if (!s->leaf_of)
+		return;
+	free(s->leaf_of);
+	free(s->cnt);
+	free(s->leaf);
+	free(s->free_slot);
+	s->leaf_of = NULL;
+	pthread_mutex_destroy(&s->mx);
+}
+
+static uint32_t bucket_of(const struct dbm_sec *s, uint64_t rank)
+{
+	return (uint32_t)((rank % s->keys) * s->nbuckets / s->keys);
+}
+
+uint64_t dbm_sec_leaf(struct dbm_sec *s, uint64_t rank)
+{
+	pthread_mutex_lock(&s->mx);
+	uint64_t page = slot_page(s, s->leaf_of[bucket_of(s, rank)]);
+	pthread_mutex_unlock(&s->mx);
+	return page;
+}
+
+/* Split leaf @l where half of its entries lie; false when it cannot. */
+static bool split(struct dbm_sec *s, uint32_t l, struct dbm_sec_change *c)
+{
+	struct dbm_sec_leaf *lf = &s->leaf[l];
+	uint32_t slot, sum = 0, m = lf->first;
+
+	if (lf->nb < 2)
+		return false;
+	if (s->nfree)
+		slot = s->free_slot[--s->nfree];
+	else if (s->nslots < s->maxslots)
+		slot = s->nslots++;
+	else
+		return false;
+	while (m < lf->first + lf->nb - 1 && (sum + s->cnt[m] <= lf->count / 2 || m == lf->first))
+		sum += s->cnt[m++];
+	struct dbm_sec_leaf *nw = &s->leaf[slot];
+	*nw = (struct dbm_sec_leaf){ m, lf->first + lf->nb - m, lf->count - sum };
+	for (uint32_t b = nw->first; b < nw->first + nw->nb; b++)
+		s->leaf_of[b] = slot;
+	lf->nb = m - lf->first;
+	lf->count = sum;
+	c->event = DBM_SEC_SPLIT;
+	c->other = slot_page(s, slot);
+	c->moved = nw->count;
+	return true;
+}
+
+/* Merge leaf @l into its left sibling, else its right one, if they fit in a page. */
+static void merge(struct dbm_sec *s, uint32_t l, struct dbm_sec_change *c)
+{
+	struct dbm_sec_leaf *lf = &s->leaf[l];
+	uint32_t sib = UINT32_MAX;
+
+	if (lf->first > 0 && s->leaf[s->leaf_of[lf->first - 1]].count + lf->count <= s->cap)
+		sib = s->leaf_of[lf->first - 1];
+	else if (lf->first + lf->nb < s->nbuckets &&
+		 s->leaf[s->leaf_of[lf->first + lf->nb]].count + lf->count <= s->cap)
+		sib = s->leaf_of[lf->first + lf->nb];
+	if (sib == UINT32_MAX)
+		return;
+	struct dbm_sec_leaf *sl = &s->leaf[sib];
+	for (uint32_t b = lf->first; b < lf->first + lf->nb; b++)
+		s->leaf_of[b] = sib;
+	if (sl->first > lf->first)
+		sl->first = lf->first;
+	sl->nb += lf->nb;
+	sl->count += lf->count;
+	c->event = DBM_SEC_MERGE;
+	c->other = slot_page(s, sib);
+	c->moved = lf->count;
+	*lf = (struct dbm_sec_leaf){ 0 };
+	s->free_slot[s->nfree++] = l;
+}
+
+void dbm_sec_change(struct dbm_sec *s, uint64_t rank, int delta, struct dbm_sec_change *c)
+{
+	uint32_t b = bucket_of(s, rank);
+
+	*c = (struct dbm_sec_change){ 0 };
+	pthread_mutex_lock(&s->mx);
+	uint32_t l = s->leaf_of[b];
+	struct dbm_sec_leaf *lf = &s->leaf[l];
+	c->leaf = slot_page(s, l);
+	if (delta > 0) {
+		if (s->cnt[b] < UINT16_MAX) {
+			s->cnt[b]++;
+			lf->count++;
+		}
+		if (lf->count > s->cap)
+			split(s, l, c);
+	} else if (lf->count) {
+		/* the entry is in this leaf; when its bucket is empty take a neighbour's */
+		uint32_t e = b;
+		while (!s->cnt[e] && e + 1 < lf->first + lf->nb)
+			e++;
+		while (!s->cnt[e] && e > lf->first)
+			e--;
+		s->cnt[e]--;
+		lf->count--;
+		if (lf->count < s->merge_below)
+			merge(s, l, c);
+	}
+	pthread_mutex_unlock(&s->mx);
+}
