@@ -150,6 +150,8 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 		db->rseg_first = dbm_alloc(db, RSEGS);
 	}
 	layout(db, t);
+	/* MariaDB 10.5+ honours innodb_flush_neighbors (default 1) only on rotational storage */
+	db->flush_neighbors = db->model == DBM_INNODB && t->rotational == 1;
 	uint64_t need = db->data_off + db->pages * db->page_size;
 	if (t->size < need) {
 		snprintf(err, errlen, "--size: '%s' has %llu MiB; the tables (%s) and the log "
@@ -178,7 +180,8 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 	atomic_store(&db->epoch, 1);
 	db->started = true;
 	run->bg_workers = 3;
-	run->max_io = (uint32_t)(db->batch * db->page_size > MIB ? db->batch * db->page_size : MIB);
+	/* a flush batch with its neighbours fills the doublewrite area (128 pages) */
+	run->max_io = (uint32_t)(DBLWR_PAGES * db->page_size > MIB ? DBLWR_PAGES * db->page_size : MIB);
 	run->writes = true;
 	run->headline = "txn";
 	return 0;
@@ -279,7 +282,7 @@ static int get_frame(struct emu_worker *w, struct dbm *db, uint32_t *out)
 			dbm_pool_pick(p, dirty);
 			pthread_mutex_unlock(&db->pool_mx);
 			emu_count(w, DBM_C_SINGLE_FLUSH, 1);
-			int rc = dbm_flush_write(w, db, &dirty, 1, db->doublewrite);
+			int rc = dbm_flush_write(w, db, &dirty, 1, db->doublewrite, false);
 			pthread_mutex_lock(&db->pool_mx);
 			if (rc)
 				return rc;

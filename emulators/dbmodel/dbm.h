@@ -153,6 +153,7 @@ struct dbm {
 	uint32_t page_size, log_block;
 	unsigned commit_mode;           /* 0, 1, 2 as innodb_flush_log_at_trx_commit */
 	bool doublewrite;
+	bool flush_neighbors;           /* innodb_flush_neighbors = 1 on rotational storage */
 	uint64_t cpu_ns, rtt_ns;
 	uint64_t io_capacity, io_capacity_max;
 	int fd;
@@ -274,9 +275,10 @@ int dbm_log_space(struct emu_worker *w, struct dbm *db);
 int dbm_log_up_to(struct emu_worker *w, struct dbm *db, uint64_t lsn, bool durable);
 /* Write the checkpoint header block and fsync it; the checkpoint LSN becomes @lsn. */
 int dbm_log_checkpoint(struct emu_worker *w, struct dbm *db, uint64_t lsn);
-/* Write frames @fi[0..n) (picked, on the writing list): WAL rule, doublewrite, in place. */
+/* Write frames @fi[0..n) (picked, on the writing list): WAL rule, doublewrite, in
+   place; @evict: free the frames still clean afterwards (an LRU flush). */
 int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, unsigned n,
-		    bool dblwr);
+		    bool dblwr, bool evict);
 /* Wake the background flusher now. */
 void dbm_flush_kick(struct dbm *db);
 /* Round of the innodb page cleaner / the postgres checkpointer and bgwriter. */

@@ -35,7 +35,8 @@
 
 #include "dbm.h"
 
-#define MAX_BATCH 128
+#define MAX_BATCH 128                   /* the doublewrite area's 128 pages */
+#define EXTENT_PAGES 64                 /* BUF_READ_AHEAD_AREA: 1 MiB of 16 KiB pages */
 #define BUF_LRU_MIN_LEN 256             /* buf0lru.h */
 #define FLUSH_AVG_LOOPS 30              /* innodb_flushing_avg_loops */
 #define LSN_SCAN_FACTOR 3               /* buf_flush_lsn_scan_factor */
@@ -96,7 +97,7 @@ static int dblwr_write(struct emu_worker *w, struct dbm *db, unsigned n)
 }
 
 int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, unsigned n,
-		    bool dblwr)
+		    bool dblwr, bool evict)
 {
 	uint64_t pages[MAX_BATCH], newest = 0;
 	int rc;
@@ -124,11 +125,31 @@ int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, un
 	emu_count(w, DBM_C_WRITTEN, n);
 	atomic_store(&db->data_unsynced, true);
 	pthread_mutex_lock(&db->pool_mx);
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
 		dbm_pool_write_done(&db->pool, fi[i]);
+		if (evict && !db->pool.f[fi[i]].dirty && db->pool.lru.len > BUF_LRU_MIN_LEN)
+			dbm_pool_discard(&db->pool, fi[i]);     /* freed on completion */
+	}
 	pthread_cond_broadcast(&db->pool_cv);
 	pthread_mutex_unlock(&db->pool_mx);
 	return rc;
+}
+
+/*
+ * innodb_flush_neighbors: each picked page brings the contiguous dirty pages
+ * of its extent (64 pages, BUF_READ_AHEAD_AREA) into the batch, old ones
+ * only for an LRU flush. Lock held; returns the new batch size.
+ */
+static unsigned add_neighbors(struct dbm *db, uint32_t *fi, unsigned n, bool lru)
+{
+	unsigned total = n;
+
+	if (!db->flush_neighbors)
+		return n;
+	for (unsigned i = 0; i < n && total < MAX_BATCH; i++)
+		total += dbm_pool_pick_neighbors(&db->pool, db->pool.f[fi[i]].page, EXTENT_PAGES, lru,
+						 MAX_BATCH - total, fi + total);
+	return total;
 }
 
 /* Flush up to @max of the oldest pages whose first change is below @below. Pages written. */
@@ -142,10 +163,11 @@ static uint64_t flush_list(struct emu_worker *w, struct dbm *db, uint64_t max, u
 		unsigned want = max - done < db->batch ? (unsigned)(max - done) : db->batch;
 		pthread_mutex_lock(&db->pool_mx);
 		unsigned n = dbm_pool_pick_oldest(&db->pool, want, below, fi);
+		n = add_neighbors(db, fi, n, false);
 		pthread_mutex_unlock(&db->pool_mx);
 		if (!n)
 			break;
-		*rc = dbm_flush_write(w, db, fi, n, db->doublewrite);
+		*rc = dbm_flush_write(w, db, fi, n, db->doublewrite, false);
 		done += n;
 	}
 	return done;
@@ -177,12 +199,13 @@ static uint64_t flush_lru(struct emu_worker *w, struct dbm *db, uint64_t max, in
 		evict_clean(db, db->scan_depth);
 		unsigned n = 0;
 		if (db->pool.nfree < db->scan_depth && db->pool.lru.len > BUF_LRU_MIN_LEN)
-			n = dbm_pool_pick_lru(&db->pool, db->scan_depth, db->batch, fi);
+			n = add_neighbors(db, fi, dbm_pool_pick_lru(&db->pool, db->scan_depth, db->batch, fi),
+					  true);
 		pthread_cond_broadcast(&db->pool_cv);
 		pthread_mutex_unlock(&db->pool_mx);
 		if (!n)
 			break;
-		*rc = dbm_flush_write(w, db, fi, n, db->doublewrite);
+		*rc = dbm_flush_write(w, db, fi, n, db->doublewrite, true);
 		done += n;
 	}
 	return done;
@@ -365,7 +388,7 @@ int dbm_flush_bgwriter(struct emu_worker *w, struct dbm *db)
 		pthread_mutex_unlock(&db->pool_mx);
 		if (!n)
 			break;
-		rc = dbm_flush_write(w, db, fi, n, false);
+		rc = dbm_flush_write(w, db, fi, n, false, false);
 		done += n;
 	}
 	if (rc)

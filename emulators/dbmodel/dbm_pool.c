@@ -312,6 +312,35 @@ unsigned dbm_pool_pick_lru(struct dbm_pool *p, uint32_t depth, unsigned max, uin
 	return n;
 }
 
+static bool flushable(const struct dbm_pool *p, uint64_t page, bool old_only)
+{
+	uint32_t fi = dbm_pool_lookup(p, page);
+	if (fi == DBM_NIL)
+		return false;
+	const struct dbm_frame *f = &p->f[fi];
+	return f->state == DBM_READY && f->dirty && !f->writing && (!old_only || f->old);
+}
+
+unsigned dbm_pool_pick_neighbors(struct dbm_pool *p, uint64_t page, uint32_t extent, bool old_only,
+				 unsigned max, uint32_t *out)
+{
+	uint64_t low = page - page % extent, lo = page, hi = page;
+	unsigned n = 0;
+
+	while (lo > low && flushable(p, lo - 1, old_only))
+		lo--;
+	while (hi + 1 < low + extent && flushable(p, hi + 1, old_only))
+		hi++;
+	for (uint64_t q = lo; q <= hi && n < max; q++) {
+		if (q == page)
+			continue;
+		uint32_t fi = dbm_pool_lookup(p, q);
+		dbm_pool_pick(p, fi);
+		out[n++] = fi;
+	}
+	return n;
+}
+
 void dbm_pool_write_done(struct dbm_pool *p, uint32_t fi)
 {
 	struct dbm_frame *f = &p->f[fi];

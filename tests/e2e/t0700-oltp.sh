@@ -3,7 +3,8 @@
 # the counters of real runs are consistent with each other: pages written
 # <= pages dirtied, one fsync per log flush, group commit (<= 1 fsync per
 # commit), doublewrite carries every page-cleaner write, a small log stalls
-# writers until a checkpoint, a small pool reads from the drive.
+# writers until a checkpoint, a small pool reads from the drive, the k index
+# splits, purge runs behind the commits, --client-rtt waits per statement.
 . tests/e2e/lib.sh
 cd "$T"
 run() { "$APPIO" run oltp --target f.dat --size 192M --tables 2 --table-size 20000 "$@" >/dev/null 2>"$T/err" ||
@@ -36,6 +37,20 @@ jq_check "misses <= requests" rw.json 'all(.points[]; .counters.bp_reads <= .cou
 jq_check "physical log bytes cover the redo" rw.json \
 	'([.points[].counters.log_write_bytes] | add) >= ([.points[].counters.log_bytes] | add)'
 jq_check "log_write latencies recorded" rw.json 'all(.points[]; .classes.log_write.ops > 0)'
+# the k index is bulk-loaded full: the first inserts split it, purge's deletes merge halves
+jq_check "k index leaves split (full after CREATE INDEX)" rw.json '.points[0].counters.page_splits > 0'
+jq_check "a split creates its new page" rw.json 'all(.points[]; .counters.pages_created >= .counters.page_splits)'
+jq_check "purge: DB_TRX_ID resets, k deletes and an undo read per transaction" rw.json \
+	'all(.points[]; .counters.purge_records >= 4 * .counters.txns and .counters.purge_records <= 8 * .counters.txns)'
+check "read_only" run --mode read_only --threads 2 --time 2 --json ro.json
+jq_check "read_only: no redo, no purge, no split" ro.json \
+	'.points[0].counters | .log_bytes == 0 and .purge_records == 0 and .page_splits == 0 and .txns > 0'
+expect_exit 2 "--client-rtt -1 is refused" -- "$APPIO" run oltp --target f.dat --client-rtt -1
+one_line_error "--client-rtt: one line"
+check "--client-rtt 2000: statements wait for the client" run --mode point_select --cpu-per-stmt 0 \
+	--client-rtt 2000 --threads 1 --time 2 --json rtt.json
+jq_check "point_select at 2 ms a statement: 1 thread <= 500 TPS, mean >= 2 ms" rtt.json \
+	'.points[0].classes.txn | .ops_per_s <= 500 and .lat_ns.mean >= 2000000'
 
 # a 4 MiB log and write_only: writers stall until the page cleaner checkpoints
 check "a small log" run --mode write_only --log-size 4M --cpu-per-stmt 0 --threads 4 --time 4 --json small.json
