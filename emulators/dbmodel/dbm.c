@@ -22,6 +22,7 @@ const char *const dbm_model_names[] = { "innodb", "postgres", NULL };
 #define UNDO_PAGES 1024         /* circular undo area: 16 MiB of 16 KiB pages */
 #define RSEGS 128               /* innodb_undo_logs / rollback segments */
 #define LRU_SCAN_DEPTH 1536     /* innodb_lru_scan_depth, MariaDB 10.5+ default */
+#define LRU_USER_SCAN 100       /* InnoDB: a user thread looks this far from the LRU tail for a clean page */
 #define COMMIT_REDO 40          /* innodb: undo-log header state + trx commit; pg: commit record */
 #define WAIT_NS 10000000ULL     /* longest single wait before looking at the stop flag */
 /*
@@ -105,6 +106,8 @@ static void layout(struct dbm *db, const struct target *t)
 	db->data_off = db->dblwr_off + db->dblwr_pages * db->page_size;
 	db->batch = BATCH;
 	db->scan_depth = LRU_SCAN_DEPTH < db->frames / 4 ? LRU_SCAN_DEPTH : db->frames / 4;
+	/* PostgreSQL's clock sweep takes the next unused buffer, dirty or not */
+	db->user_scan = innodb ? (LRU_USER_SCAN < db->scan_depth ? LRU_USER_SCAN : db->scan_depth) : 1;
 	if (innodb) {
 		/* log_t::set_capacity (log_calc_max_ages): 90% usable, then 90% margin;
 		   async flushing at 7/8 of it, writers stall beyond it */
@@ -272,7 +275,7 @@ static int get_frame(struct emu_worker *w, struct dbm *db, uint32_t *out)
 		uint32_t fi = dbm_pool_take_free(p), dirty;
 		if (p->nfree < db->scan_depth / 2)
 			dbm_flush_kick(db);     /* buf_pool.need_LRU_eviction() */
-		if (fi == DBM_NIL && (fi = dbm_pool_victim(p, db->scan_depth, &dirty)) != DBM_NIL)
+		if (fi == DBM_NIL && (fi = dbm_pool_victim(p, db->user_scan, &dirty)) != DBM_NIL)
 			dbm_pool_evict(p, fi);
 		if (fi != DBM_NIL) {
 			*out = fi;

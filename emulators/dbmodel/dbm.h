@@ -160,7 +160,7 @@ struct dbm {
 	uint64_t log_off, log_size, log_body;   /* header block at log_off, body after it */
 	uint64_t dblwr_off, dblwr_pages, data_off;
 	uint64_t pages;                 /* tablespace pages allocated */
-	uint32_t frames, scan_depth, batch;
+	uint32_t frames, scan_depth, user_scan, batch;
 	uint64_t log_capacity, af_lwm, async_age, max_age;      /* innodb */
 	bool adaptive_lwm;              /* innodb: adaptive flushing from af_lwm (not 10.11's default) */
 	uint64_t ckpt_wal, ckpt_timeout_ns;                     /* postgres */

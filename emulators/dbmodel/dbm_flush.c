@@ -173,34 +173,22 @@ static uint64_t flush_list(struct emu_worker *w, struct dbm *db, uint64_t max, u
 	return done;
 }
 
-/* Evict clean LRU-tail pages to the free list while it is short; lock held. */
-static unsigned evict_clean(struct dbm *db, uint32_t target)
-{
-	unsigned n = 0;
-	uint32_t fi;
-
-	while (db->pool.nfree < target && db->pool.lru.len > BUF_LRU_MIN_LEN &&
-	       (fi = dbm_pool_victim(&db->pool, db->scan_depth, NULL)) != DBM_NIL) {
-		dbm_pool_evict(&db->pool, fi);
-		dbm_pool_put_free(&db->pool, fi);
-		n++;
-	}
-	return n;
-}
-
-/* buf_flush_LRU(): free frames up to the scan depth, writing dirty tail pages. */
+/*
+ * buf_flush_LRU(): walk the LRU tail in order, freeing clean pages and
+ * writing dirty ones (then freed), until innodb_lru_scan_depth frames are
+ * free. Dirty pages at the tail are written, not stepped over.
+ */
 static uint64_t flush_lru(struct emu_worker *w, struct dbm *db, uint64_t max, int *rc)
 {
 	uint32_t fi[MAX_BATCH];
 	uint64_t done = 0;
 
 	while (done < max && !*rc && !emu_stopping(w)) {
-		pthread_mutex_lock(&db->pool_mx);
-		evict_clean(db, db->scan_depth);
 		unsigned n = 0;
-		if (db->pool.nfree < db->scan_depth && db->pool.lru.len > BUF_LRU_MIN_LEN)
-			n = add_neighbors(db, fi, dbm_pool_pick_lru(&db->pool, db->scan_depth, db->batch, fi),
-					  true);
+		pthread_mutex_lock(&db->pool_mx);
+		if (db->pool.lru.len > BUF_LRU_MIN_LEN)
+			n = add_neighbors(db, fi, dbm_pool_lru_batch(&db->pool, db->scan_depth, db->scan_depth,
+								     db->batch, fi), true);
 		pthread_cond_broadcast(&db->pool_cv);
 		pthread_mutex_unlock(&db->pool_mx);
 		if (!n)

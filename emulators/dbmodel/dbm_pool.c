@@ -312,6 +312,27 @@ unsigned dbm_pool_pick_lru(struct dbm_pool *p, uint32_t depth, unsigned max, uin
 	return n;
 }
 
+unsigned dbm_pool_lru_batch(struct dbm_pool *p, uint32_t depth, uint32_t free_target, unsigned max,
+			    uint32_t *out)
+{
+	unsigned n = 0;
+	uint32_t fi = p->lru.tail;
+
+	for (uint32_t k = 0; fi != DBM_NIL && k < depth && n < max && p->nfree < free_target; k++) {
+		uint32_t prev = p->f[fi].lru_prev;
+		struct dbm_frame *f = &p->f[fi];
+		if (replaceable(f)) {
+			dbm_pool_evict(p, fi);
+			dbm_pool_put_free(p, fi);
+		} else if (f->dirty && !f->writing && f->state == DBM_READY) {
+			dbm_pool_pick(p, fi);
+			out[n++] = fi;
+		}
+		fi = prev;
+	}
+	return n;
+}
+
 static bool flushable(const struct dbm_pool *p, uint64_t page, bool old_only)
 {
 	uint32_t fi = dbm_pool_lookup(p, page);

@@ -144,6 +144,15 @@ unsigned dbm_pool_pick_oldest(struct dbm_pool *p, unsigned max, uint64_t below, 
 unsigned dbm_pool_pick_lru(struct dbm_pool *p, uint32_t depth, unsigned max, uint32_t *out);
 
 /*
+ * MariaDB's buf_flush_LRU_list_batch(): walk at most @depth frames from the
+ * LRU tail, in order, freeing each clean one and picking each dirty one for
+ * writing (up to @max), until @free_target frames are free. Returns how
+ * many were picked, in @out.
+ */
+unsigned dbm_pool_lru_batch(struct dbm_pool *p, uint32_t depth, uint32_t free_target, unsigned max,
+			    uint32_t *out);
+
+/*
  * innodb_flush_neighbors = 1: pick the dirty frames whose pages are
  * contiguous with @page (up to the first page that is not resident and
  * dirty, on each side) within its aligned @extent of pages, not @page

@@ -278,6 +278,28 @@ static void flush_neighbors(void)
 	dbm_pool_release(&p);
 }
 
+/* buf_flush_LRU_list_batch(): in tail order, clean pages freed, dirty ones picked. */
+static void lru_batch(void)
+{
+	struct dbm_pool p;
+	uint32_t out[16];
+
+	dbm_pool_init(&p, 64);
+	for (uint64_t pg = 0; pg < 64; pg++)
+		pool_access(&p, pg);            /* page 0 at the tail */
+	for (uint64_t pg = 0; pg < 8; pg += 2)  /* 0, 2, 4, 6 dirty */
+		dbm_pool_dirty(&p, dbm_pool_lookup(&p, pg), pg + 1);
+	unsigned n = dbm_pool_lru_batch(&p, 32, 3, 16, out);
+	CHECK(n == 3 && p.f[out[0]].page == 0 && p.f[out[1]].page == 2 && p.f[out[2]].page == 4 &&
+	      p.f[out[0]].writing, "dirty tail pages 0, 2, 4 picked (%u)", n);
+	CHECK(p.nfree == 3 && dbm_pool_lookup(&p, 1) == DBM_NIL && dbm_pool_lookup(&p, 5) == DBM_NIL &&
+	      dbm_pool_lookup(&p, 6) != DBM_NIL, "clean 1, 3, 5 freed, then it stops at 3 free");
+	n = dbm_pool_lru_batch(&p, 4, 10, 16, out);
+	CHECK(n == 1 && p.f[out[0]].page == 6 && p.nfree == 3,
+	      "pages being written are passed over; the scan stops at its depth");
+	dbm_pool_release(&p);
+}
+
 static void dirty_and_flush_list(void)
 {
 	struct dbm_pool p;
@@ -359,6 +381,7 @@ int main(void)
 	RUN(lru_midpoint);
 	RUN(sec_split_merge);
 	RUN(flush_neighbors);
+	RUN(lru_batch);
 	RUN(dirty_and_flush_list);
 	RUN(nurand);
 	RUN(mix);
