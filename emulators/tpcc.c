@@ -16,7 +16,8 @@
  * district's key range; room for --order-growth orders per district is laid
  * out, after which the range is reused (a model limit, documented).
  *
- * Transactions (clauses 2.4-2.8), each statement one --cpu-per-stmt:
+ * Transactions (clauses 2.4-2.8), each statement one --cpu-per-stmt and one
+ * --client-rtt:
  *   New-Order (45%)  warehouse, district (read, next order id: the row stays
  *                    locked to commit), customer, insert order + its index
  *                    entry + new-order, then 5..15 lines: item by

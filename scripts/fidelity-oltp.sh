@@ -13,7 +13,8 @@
 # oltp_read_write' once per thread count (THREADS, default "2 4 8 16 32";
 # WARMUP + TIME seconds each, default 5 + 30) reading the server's own
 # counters before and after, then runs 'appio run oltp' with the same tables,
-# table size, pool, flush setting and thread counts. It prints per thread
+# table size, pool, flush setting and thread counts (for PostgreSQL with
+# --direct 0: it does buffered I/O, as PostgreSQL 15 does). It prints per thread
 # count, real vs emulated:
 #   pages read, pages written, log bytes and fsyncs per transaction
 #   (MariaDB: Innodb_pages_read, Innodb_pages_written, Innodb_lsn_current,
@@ -23,9 +24,10 @@
 #   its txns counter, fsyncs being log + data + doublewrite ones),
 #   TPS, mean and p99 latency,
 # and the CPU the machine and the server spent per statement (to calibrate
-# --cpu-per-stmt). DIR (default ./appio-fidelity) holds the servers and the
-# emulator's file: put it on the drive under test. EMU_ARGS adds options to
-# the emulator's runs (e.g. "--cpu-per-stmt 60"); REUSE_REAL=1 keeps the real
+# --cpu-per-stmt and --client-rtt). DIR (default ./appio-fidelity) holds the
+# servers and the emulator's file: put it on the drive under test. EMU_ARGS
+# adds options to the emulator's runs (e.g. "--cpu-per-stmt 35 --client-rtt 40");
+# REUSE_REAL=1 keeps the real
 # server's figures of an earlier run in DIR and runs the emulator only. Runs take about
 # 2 x configurations x thread counts x (WARMUP + TIME) seconds per server.
 set -euo pipefail
@@ -125,8 +127,9 @@ emulated() {
 	local kind=$1 tables=$2 size=$3 out=$4 model=innodb extra=()
 	local mb=$((256 + tables * size * 300 / 1048576))
 	if [ "$kind" = postgres ]; then
+		# PostgreSQL 15 reads and writes through the OS page cache: so does the emulator
 		model=postgres mb=$((mb + 1024))
-		extra=(--synchronous-commit "$([ "$FLUSH" = 1 ] && echo on || echo off)")
+		extra=(--synchronous-commit "$([ "$FLUSH" = 1 ] && echo on || echo off)" --direct 0)
 	else
 		extra=(--flush-log-at-commit "$FLUSH")
 	fi

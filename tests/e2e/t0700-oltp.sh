@@ -45,6 +45,8 @@ jq_check "purge: DB_TRX_ID resets, k deletes and an undo read per transaction" r
 check "read_only" run --mode read_only --threads 2 --time 2 --json ro.json
 jq_check "read_only: no redo, no purge, no split" ro.json \
 	'.points[0].counters | .log_bytes == 0 and .purge_records == 0 and .page_splits == 0 and .txns > 0'
+expect_exit 2 "--cpu-per-stmt -2 is refused (-1 is the default)" -- "$APPIO" run oltp --target f.dat --cpu-per-stmt -2
+one_line_error "--cpu-per-stmt: one line"
 expect_exit 2 "--client-rtt -1 is refused" -- "$APPIO" run oltp --target f.dat --client-rtt -1
 one_line_error "--client-rtt: one line"
 check "--client-rtt 2000: statements wait for the client" run --mode point_select --cpu-per-stmt 0 \
