@@ -137,17 +137,18 @@ int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, un
 
 /*
  * innodb_flush_neighbors: each picked page brings the contiguous dirty pages
- * of its extent (64 pages, BUF_READ_AHEAD_AREA) into the batch, old ones
- * only for an LRU flush. Lock held; returns the new batch size.
+ * of its extent (64 pages, BUF_READ_AHEAD_AREA) into the batch, young or old
+ * (MariaDB 10.11's buf_flush_check_neighbor() asks only whether a page is
+ * dirty and not being read or written). Lock held; returns the batch size.
  */
-static unsigned add_neighbors(struct dbm *db, uint32_t *fi, unsigned n, bool lru)
+static unsigned add_neighbors(struct dbm *db, uint32_t *fi, unsigned n)
 {
 	unsigned total = n;
 
 	if (!db->flush_neighbors)
 		return n;
 	for (unsigned i = 0; i < n && total < MAX_BATCH; i++)
-		total += dbm_pool_pick_neighbors(&db->pool, db->pool.f[fi[i]].page, EXTENT_PAGES, lru,
+		total += dbm_pool_pick_neighbors(&db->pool, db->pool.f[fi[i]].page, EXTENT_PAGES,
 						 MAX_BATCH - total, fi + total);
 	return total;
 }
@@ -163,7 +164,7 @@ static uint64_t flush_list(struct emu_worker *w, struct dbm *db, uint64_t max, u
 		unsigned want = max - done < db->batch ? (unsigned)(max - done) : db->batch;
 		pthread_mutex_lock(&db->pool_mx);
 		unsigned n = dbm_pool_pick_oldest(&db->pool, want, below, fi);
-		n = add_neighbors(db, fi, n, false);
+		n = add_neighbors(db, fi, n);
 		pthread_mutex_unlock(&db->pool_mx);
 		if (!n)
 			break;
@@ -188,7 +189,7 @@ static uint64_t flush_lru(struct emu_worker *w, struct dbm *db, uint64_t max, in
 		pthread_mutex_lock(&db->pool_mx);
 		if (db->pool.lru.len > BUF_LRU_MIN_LEN)
 			n = add_neighbors(db, fi, dbm_pool_lru_batch(&db->pool, db->scan_depth, db->scan_depth,
-								     db->batch, fi), true);
+								     db->batch, fi));
 		pthread_cond_broadcast(&db->pool_cv);
 		pthread_mutex_unlock(&db->pool_mx);
 		if (!n)

@@ -333,24 +333,24 @@ unsigned dbm_pool_lru_batch(struct dbm_pool *p, uint32_t depth, uint32_t free_ta
 	return n;
 }
 
-static bool flushable(const struct dbm_pool *p, uint64_t page, bool old_only)
+static bool flushable(const struct dbm_pool *p, uint64_t page)
 {
 	uint32_t fi = dbm_pool_lookup(p, page);
 	if (fi == DBM_NIL)
 		return false;
 	const struct dbm_frame *f = &p->f[fi];
-	return f->state == DBM_READY && f->dirty && !f->writing && (!old_only || f->old);
+	return f->state == DBM_READY && f->dirty && !f->writing;
 }
 
-unsigned dbm_pool_pick_neighbors(struct dbm_pool *p, uint64_t page, uint32_t extent, bool old_only,
-				 unsigned max, uint32_t *out)
+unsigned dbm_pool_pick_neighbors(struct dbm_pool *p, uint64_t page, uint32_t extent, unsigned max,
+				 uint32_t *out)
 {
 	uint64_t low = page - page % extent, lo = page, hi = page;
 	unsigned n = 0;
 
-	while (lo > low && flushable(p, lo - 1, old_only))
+	while (lo > low && flushable(p, lo - 1))
 		lo--;
-	while (hi + 1 < low + extent && flushable(p, hi + 1, old_only))
+	while (hi + 1 < low + extent && flushable(p, hi + 1))
 		hi++;
 	for (uint64_t q = lo; q <= hi && n < max; q++) {
 		if (q == page)

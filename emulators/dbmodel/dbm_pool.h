@@ -156,11 +156,10 @@ unsigned dbm_pool_lru_batch(struct dbm_pool *p, uint32_t depth, uint32_t free_ta
  * innodb_flush_neighbors = 1: pick the dirty frames whose pages are
  * contiguous with @page (up to the first page that is not resident and
  * dirty, on each side) within its aligned @extent of pages, not @page
- * itself; with @old_only (an LRU flush) only pages in the old sublist.
- * Up to @max, in @out. Returns how many.
+ * itself. Up to @max, in @out. Returns how many.
  */
-unsigned dbm_pool_pick_neighbors(struct dbm_pool *p, uint64_t page, uint32_t extent, bool old_only,
-				 unsigned max, uint32_t *out);
+unsigned dbm_pool_pick_neighbors(struct dbm_pool *p, uint64_t page, uint32_t extent, unsigned max,
+				 uint32_t *out);
 
 /* Move the single dirty frame @fi to the writing list (a single-page flush). */
 void dbm_pool_pick(struct dbm_pool *p, uint32_t fi);
