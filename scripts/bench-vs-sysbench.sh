@@ -52,17 +52,8 @@ trap cleanup EXIT
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# "--driver mysql --mysql-socket S" -> "--db-driver=mysql --mysql-socket=S"
-sysbench_args() {
-	local out=() a
-	while [ $# -gt 0 ]; do
-		a=${1#--}
-		[ "$a" = driver ] && a=db-driver
-		out+=("--$a=$2")
-		shift 2
-	done
-	echo "${out[@]}"
-}
+# sysbench_args: appio connection options -> SysBench's
+. "$ROOT/scripts/sysbench-args.sh"
 
 # run_sysbench WORKLOAD THREADS -> "tps p99_ms cpu_s txns"
 run_sysbench() {

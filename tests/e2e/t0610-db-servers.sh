@@ -15,17 +15,8 @@ have_server() {
 	esac
 }
 
-# "--driver mysql --mysql-socket S" -> "--db-driver=mysql --mysql-socket=S"
-sysbench_args() {
-	local out=() a
-	while [ $# -gt 0 ]; do
-		a=${1#--}
-		[ "$a" = driver ] && a=db-driver
-		out+=("--$a=$2")
-		shift 2
-	done
-	echo "${out[@]}"
-}
+# sysbench_args: appio connection options -> SysBench's
+. "$ROOT/scripts/sysbench-args.sh"
 
 # count TABLE: rows in TABLE through the server's own client, or "none".
 count() {
