@@ -21,9 +21,13 @@
  *   DELETE + INSERT  the row's leaf twice, the old and the new k entries;
  *                    postgres puts the new tuple on the heap's right-most page
  * Row ids follow --rand-type as SysBench draws them (the same code as the
- * real-database mode). A row's place in the k index is a hash of its id:
- * since k itself is drawn from the same distribution, ranks of (k, id) are
- * uniform over the index whatever the distribution.
+ * real-database mode), and so does k: each row's k is drawn at set-up and
+ * kept, UPDATE k adds one, the INSERT after the DELETE draws a new one. An
+ * entry's place in k_N is the rank of (k, id) in the index as loaded, so
+ * the hot k values of --rand-type special (75% of the rows' k in 1% of the
+ * range) are a few hundred adjacent leaves, and an UPDATE of k moves its
+ * entry past the other rows with the same k, into the next leaf now and
+ * then, as it does in the real index.
  *
  * Redo bytes per change are calibrated against MariaDB 10.11 on this class
  * of machine (Innodb_lsn_current per transaction, purge included; see
@@ -57,6 +61,7 @@ struct oltp_opts {
 struct oltp_table {
 	struct dbm_tree pk, k, heap;
 	struct dbm_sec ksec;
+	_Atomic uint32_t *kval;         /* each row's k */
 	uint64_t grow_first, grow_pages;
 	_Atomic uint64_t appended;
 };
@@ -94,6 +99,7 @@ struct oltp_run {
 	struct oltp_table *t;
 	unsigned ntables;
 	uint32_t table_size, range_size;
+	uint64_t *k_below;              /* [v]: entries of all tables with k < v at load */
 	bool trx;
 	unsigned nplan;
 	struct { enum group g; unsigned count; } plan[G_N];
@@ -167,11 +173,14 @@ static int table_geometry(struct oltp_run *r, struct oltp_table *t, uint64_t row
 		rc = dbm_tree_init(&t->pk, rows, per_leaf, dbm_tree_per_page(db->page_size, 120, 15.0 / 16, 13),
 				   dbm_alloc(db, 0));
 		if (!rc) {
-			/* CREATE INDEX after the load: a sorted bulk load, leaves full
-			   (13-byte records, a 2-byte directory slot per 6); merged when
-			   the records fill less than half the page */
+			/* CREATE INDEX after the load: a sorted bulk load, leaves full:
+			   13-byte records and the 2-byte directory slot per 4 records that
+			   InnoDB reserves (page_get_max_insert_size_after_reorganize(),
+			   which also decides whether two leaves merge) in the page's
+			   page_size - 132 bytes of free space; merged when the records
+			   fill less than half the page */
 			dbm_alloc(db, t->pk.npages);
-			rc = dbm_sec_init(&t->ksec, rows, (db->page_size - 120) * 6 / (6 * 13 + 2),
+			rc = dbm_sec_init(&t->ksec, rows, (db->page_size - 132) * 2 / 27,
 					  db->page_size / 2 / 13, dbm_tree_per_page(db->page_size, 120, 1.0, 17),
 					  dbm_alloc(db, 0));
 			dbm_alloc(db, rc ? 0 : dbm_sec_pages(&t->ksec));
@@ -209,6 +218,31 @@ static void plan(struct oltp_run *r, const struct oltp_opts *o)
 
 static void oltp_teardown(struct emu_run *run);
 
+#define K_STREAM 0x6b0000u              /* + table: the rng stream of its k values */
+#define MAX_ROWS (1ull << 30)           /* all tables: 4 GiB of k values */
+
+/* Each row's k as SysBench's prepare draws it, and where each k value's
+   entries begin in the index. */
+static void load_k(struct oltp_run *r, uint64_t seed)
+{
+	uint64_t n = r->table_size;
+
+	r->k_below = xcalloc(n + 2, sizeof(*r->k_below));
+	for (unsigned i = 0; i < r->ntables; i++) {
+		struct rng g;
+
+		rng_seed(&g, seed, K_STREAM + i);
+		r->t[i].kval = xmalloc(n * sizeof(*r->t[i].kval));
+		for (uint64_t row = 0; row < n; row++) {
+			uint32_t k = db_rand_default(&r->rand, &g, 1, r->table_size);
+			atomic_init(&r->t[i].kval[row], k);
+			r->k_below[k + 1]++;
+		}
+	}
+	for (uint64_t v = 1; v < n + 2; v++)
+		r->k_below[v] += r->k_below[v - 1];
+}
+
 static int oltp_setup(struct emu_run *run, char *err, size_t errlen)
 {
 	const struct oltp_opts *o = run->opts;
@@ -220,6 +254,11 @@ static int oltp_setup(struct emu_run *run, char *err, size_t errlen)
 	if (o->range_size > o->table_size) {
 		snprintf(err, errlen, "--range-size: %llu is larger than --table-size %llu",
 			 (unsigned long long)o->range_size, (unsigned long long)o->table_size);
+		return -EINVAL;
+	}
+	if (o->tables * o->table_size > MAX_ROWS) {
+		snprintf(err, errlen, "--tables x --table-size: %llu rows, more than the %llu the model tracks",
+			 (unsigned long long)(o->tables * o->table_size), (unsigned long long)MAX_ROWS);
 		return -EINVAL;
 	}
 	r->cost = r->db.model == DBM_INNODB ? &innodb_costs : &pg_costs;
@@ -234,6 +273,8 @@ static int oltp_setup(struct emu_run *run, char *err, size_t errlen)
 				 (unsigned long long)o->table_size);
 			rc = -EINVAL;
 		}
+	if (!rc)
+		load_k(r, run->seed);
 	plan(r, o);
 	if (!rc)
 		rc = dbm_start(&r->db, run, "--tables x --table-size", err, errlen);
@@ -247,10 +288,14 @@ static void oltp_teardown(struct emu_run *run)
 	struct oltp_run *r = run->priv;
 
 	dbm_release(&r->db);
-	for (unsigned i = 0; r->t && i < r->ntables; i++)
+	for (unsigned i = 0; r->t && i < r->ntables; i++) {
 		dbm_sec_release(&r->t[i].ksec);
+		free(r->t[i].kval);
+	}
 	free(r->t);
+	free(r->k_below);
 	r->t = NULL;
+	r->k_below = NULL;
 }
 
 /* 0-based row of a SysBench id draw. */
@@ -259,10 +304,14 @@ static uint64_t get_row(struct emu_worker *w, const struct oltp_run *r)
 	return db_rand_default(&r->rand, &w->rng, 1, r->table_size) - 1;
 }
 
-/* The rank of row @row's entry in the k index: uniform (see the file comment). */
-static uint64_t k_rank(const struct oltp_run *r, uint64_t row)
+/* Where (@k, @row) lies in k_N: its rank among the entries as loaded. */
+static uint64_t k_pos(const struct oltp_run *r, uint32_t k, uint64_t row)
 {
-	return (row * 0x9e3779b97f4a7c15ULL >> 17) % r->table_size;
+	uint64_t n = r->table_size, v = k <= n ? k : n + 1;
+	uint64_t lo = r->k_below[v], hi = r->k_below[v <= n ? v + 1 : v];
+	uint64_t pos = (lo + (hi - lo) * row / n) / r->ntables;
+
+	return pos < n ? pos : n - 1;
 }
 
 static int point(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t, uint64_t row)
@@ -290,48 +339,61 @@ static int range(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t)
 }
 
 /* Change @row's data page (@redo bytes, @undo bytes of undo). */
-static int change_row(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t,
-		      uint64_t row, uint32_t redo, uint32_t undo)
+static int write_row(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t,
+		     uint64_t row, uint32_t redo, uint32_t undo)
 {
 	struct oltp_worker *ow = w->priv;
 	int rc = dbm_path(w, &r->db, &t->pk, row, 0, r->db.model == DBM_INNODB ? redo : 0);
 
 	if (!rc && r->db.model == DBM_POSTGRES)
 		rc = dbm_page(w, &r->db, dbm_tree_leaf(&t->heap, row), 0, redo);
-	/* InnoDB's purge resets the record's DB_TRX_ID once no view needs it */
-	dbm_purge_page(&r->db, &ow->txn, dbm_tree_leaf(&t->pk, row), r->cost->purge);
 	return rc ? rc : dbm_undo(w, &r->db, &ow->txn, undo);
+}
+
+/* write_row(), and InnoDB's purge resets the record's DB_TRX_ID once no view needs it. */
+static int change_row(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t,
+		      uint64_t row, uint32_t redo, uint32_t undo)
+{
+	struct oltp_worker *ow = w->priv;
+
+	dbm_purge_page(&r->db, &ow->txn, dbm_tree_leaf(&t->pk, row), r->cost->purge);
+	return write_row(w, r, t, row, redo, undo);
 }
 
 static int index_update(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t)
 {
 	struct oltp_worker *ow = w->priv;
-	uint64_t row = get_row(w, r), rank = k_rank(r, row);
+	uint64_t row = get_row(w, r);
+	uint32_t k = atomic_fetch_add_explicit(&t->kval[row], 1, memory_order_relaxed);
+	uint64_t old = k_pos(r, k, row), nw = k_pos(r, k + 1, row);
 	int rc = change_row(w, r, t, row, r->cost->upd_k, r->cost->upd_k_undo);
 
 	if (rc)
 		return rc;
 	if (r->db.model == DBM_POSTGRES) {         /* not HOT: a new primary-key entry too */
 		rc = dbm_path(w, &r->db, &t->pk, row, 0, r->cost->k_idx);
-		return rc ? rc : dbm_path(w, &r->db, &t->k, rank, 0, r->cost->k_idx);
+		return rc ? rc : dbm_path(w, &r->db, &t->k, nw, 0, r->cost->k_idx);
 	}
-	/* (k, id) delete-marked, (k + 1, id) inserted next to it; purge removes the old one */
-	rc = dbm_sec_op(w, &r->db, &t->ksec, rank, 0, r->cost->k_idx / 2);
+	/* (k, id) delete-marked, (k + 1, id) inserted; purge removes the old one */
+	rc = dbm_sec_op(w, &r->db, &t->ksec, old, 0, r->cost->k_idx / 2);
 	if (!rc)
-		rc = dbm_sec_op(w, &r->db, &t->ksec, rank, 1, r->cost->k_idx);
-	dbm_purge_sec(&r->db, &ow->txn, &t->ksec, rank, r->cost->purge);
+		rc = dbm_sec_op(w, &r->db, &t->ksec, nw, 1, r->cost->k_idx);
+	dbm_purge_sec(&r->db, &ow->txn, &t->ksec, old, r->cost->purge);
 	return rc;
 }
 
 static int delete_insert(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t)
 {
 	struct oltp_worker *ow = w->priv;
-	uint64_t row = get_row(w, r), k_new = get_row(w, r);
+	uint64_t row = get_row(w, r);
+	uint32_t k = db_rand_default(&r->rand, &w->rng, 1, r->table_size);
+	uint64_t old = k_pos(r, atomic_exchange_explicit(&t->kval[row], k, memory_order_relaxed), row);
+	uint64_t nw = k_pos(r, k, row);
 	int rc = change_row(w, r, t, row, r->cost->del, r->cost->del_undo);
 
 	if (!rc && r->db.model == DBM_INNODB) {    /* delete-mark the k entry; purge removes it */
-		rc = dbm_sec_op(w, &r->db, &t->ksec, k_rank(r, row), 0, r->cost->k_idx / 2);
-		dbm_purge_sec(&r->db, &ow->txn, &t->ksec, k_rank(r, row), r->cost->purge);
+		rc = dbm_sec_op(w, &r->db, &t->ksec, old, 0, r->cost->k_idx / 2);
+		dbm_purge_sec(&r->db, &ow->txn, &t->ksec, old, r->cost->purge);
 	}
 	if (!rc && r->db.model == DBM_POSTGRES) {  /* the new tuple at the heap's end */
 		uint64_t n = atomic_fetch_add(&t->appended, 1);
@@ -339,15 +401,17 @@ static int delete_insert(struct emu_worker *w, struct oltp_run *r, struct oltp_t
 		rc = dbm_page(w, &r->db, t->grow_first + slot / t->heap.rows_per_leaf,
 			      slot % t->heap.rows_per_leaf ? 0 : DBM_CREATE, r->cost->heap_ins);
 	}
+	/* the INSERT rewrites the delete-marked record: purge resets it once
+	   for both (MariaDB: 3 resets per transaction, not 4) */
 	if (!rc)
-		rc = change_row(w, r, t, row, r->cost->ins, r->cost->ins_undo);
+		rc = write_row(w, r, t, row, r->cost->ins, r->cost->ins_undo);
 	if (!rc && r->db.model == DBM_POSTGRES)
 		rc = dbm_undo(w, &r->db, &ow->txn, 0);
 	/* the new row's k entry, at the rank of its new k */
 	if (rc)
 		return rc;
-	return r->db.model == DBM_INNODB ? dbm_sec_op(w, &r->db, &t->ksec, k_rank(r, k_new), 1, r->cost->k_idx)
-					 : dbm_path(w, &r->db, &t->k, k_rank(r, k_new), 0, r->cost->k_idx);
+	return r->db.model == DBM_INNODB ? dbm_sec_op(w, &r->db, &t->ksec, nw, 1, r->cost->k_idx)
+					 : dbm_path(w, &r->db, &t->k, nw, 0, r->cost->k_idx);
 }
 
 /* One statement of group @g on table @t. */

@@ -44,7 +44,7 @@ int dbm_sec_init(struct dbm_sec *s, uint64_t keys, uint32_t cap, uint32_t merge_
 	/* the bulk load: leaves in key order, full, the last one with the rest */
 	for (uint32_t l = 0; l < leaves; l++) {
 		uint64_t n = l + 1 < leaves ? cap : keys - (uint64_t)cap * (leaves - 1);
-		s->leaf[l] = (struct dbm_sec_leaf){ l * per, per, (uint32_t)n };
+		s->leaf[l] = (struct dbm_sec_leaf){ l * per, per, (uint32_t)n, 0 };
 		for (uint32_t b = 0; b < per; b++) {
 			s->leaf_of[l * per + b] = l;
 			s->cnt[l * per + b] = (uint16_t)(n / per + (b < n % per));
@@ -84,7 +84,35 @@ uint64_t dbm_sec_leaf(struct dbm_sec *s, uint64_t rank)
 	return page;
 }
 
-/* Split leaf @l where half of its entries lie; false when it cannot. */
+/*
+ * Whether an insert into @lf splits it rather than finding room: none left
+ * at all, or, on a page with deleted records' space (garbage), less than
+ * 1/32 of the page free after a reorganisation and none at the heap top
+ * (btr_cur_optimistic_insert(), BTR_CUR_PAGE_REORGANIZE_LIMIT): InnoDB
+ * splits rather than reorganise a nearly full page. The free list is
+ * reused first, so the heap top fills only when the garbage is gone.
+ */
+static uint32_t free_room(const struct dbm_sec *s, const struct dbm_sec_leaf *lf)
+{
+	return lf->count < s->cap ? s->cap - lf->count : 0;
+}
+
+static uint32_t heap_room(const struct dbm_sec *s, const struct dbm_sec_leaf *lf)
+{
+	uint32_t free = free_room(s, lf);
+
+	return free > lf->garbage ? free - lf->garbage : 0;
+}
+
+static bool must_split(const struct dbm_sec *s, const struct dbm_sec_leaf *lf)
+{
+	uint32_t free = free_room(s, lf);
+
+	return !free || (lf->garbage && !heap_room(s, lf) && free < s->cap / 32);
+}
+
+/* Split leaf @l where half of its entries lie; false when it cannot. The
+   entries moved out leave their space in @l as garbage (page_delete_rec_list_end). */
 static bool split(struct dbm_sec *s, uint32_t l, struct dbm_sec_change *c)
 {
 	struct dbm_sec_leaf *lf = &s->leaf[l];
@@ -101,18 +129,23 @@ static bool split(struct dbm_sec *s, uint32_t l, struct dbm_sec_change *c)
 	while (m < lf->first + lf->nb - 1 && (sum + s->cnt[m] <= lf->count / 2 || m == lf->first))
 		sum += s->cnt[m++];
 	struct dbm_sec_leaf *nw = &s->leaf[slot];
-	*nw = (struct dbm_sec_leaf){ m, lf->first + lf->nb - m, lf->count - sum };
+	*nw = (struct dbm_sec_leaf){ m, lf->first + lf->nb - m, lf->count - sum, 0 };
 	for (uint32_t b = nw->first; b < nw->first + nw->nb; b++)
 		s->leaf_of[b] = slot;
 	lf->nb = m - lf->first;
 	lf->count = sum;
+	lf->garbage += nw->count;
+	if (lf->garbage > free_room(s, lf))
+		lf->garbage = free_room(s, lf);
 	c->event = DBM_SEC_SPLIT;
 	c->other = slot_page(s, slot);
 	c->moved = nw->count;
 	return true;
 }
 
-/* Merge leaf @l into its left sibling, else its right one, if they fit in a page. */
+/* Merge leaf @l into its left sibling, else its right one, if they fit in a
+   page; the sibling is reorganised first when its heap top cannot take them
+   (btr_can_merge_with_page()), else the moved entries reuse its garbage. */
 static void merge(struct dbm_sec *s, uint32_t l, struct dbm_sec_change *c)
 {
 	struct dbm_sec_leaf *lf = &s->leaf[l];
@@ -131,6 +164,10 @@ static void merge(struct dbm_sec *s, uint32_t l, struct dbm_sec_change *c)
 	if (sl->first > lf->first)
 		sl->first = lf->first;
 	sl->nb += lf->nb;
+	if (heap_room(s, sl) < lf->count)
+		sl->garbage = 0;
+	else
+		sl->garbage -= lf->count < sl->garbage ? lf->count : sl->garbage;
 	sl->count += lf->count;
 	c->event = DBM_SEC_MERGE;
 	c->other = slot_page(s, sib);
@@ -149,12 +186,16 @@ void dbm_sec_change(struct dbm_sec *s, uint64_t rank, int delta, struct dbm_sec_
 	struct dbm_sec_leaf *lf = &s->leaf[l];
 	c->leaf = slot_page(s, l);
 	if (delta > 0) {
+		bool full = must_split(s, lf);
+
 		if (s->cnt[b] < UINT16_MAX) {
 			s->cnt[b]++;
 			lf->count++;
 		}
-		if (lf->count > s->cap)
+		if (full)
 			split(s, l, c);
+		else if (lf->garbage)
+			lf->garbage--;  /* the entry takes a deleted one's space */
 	} else if (lf->count) {
 		/* the entry is in this leaf; when its bucket is empty take a neighbour's */
 		uint32_t e = b;
@@ -164,6 +205,7 @@ void dbm_sec_change(struct dbm_sec *s, uint64_t rank, int delta, struct dbm_sec_
 			e--;
 		s->cnt[e]--;
 		lf->count--;
+		lf->garbage++;
 		if (lf->count < s->merge_below)
 			merge(s, l, c);
 	}

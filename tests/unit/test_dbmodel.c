@@ -240,6 +240,57 @@ static void sec_split_merge(void)
 	dbm_sec_release(&s);
 }
 
+/* The leaf holding @rank (a test peeks at the buckets). */
+static struct dbm_sec_leaf *sec_leaf_of(struct dbm_sec *s, uint64_t rank)
+{
+	return &s->leaf[s->leaf_of[rank * s->nbuckets / s->keys]];
+}
+
+/* Inserts at @rank until one splits its leaf: the entries the leaf held then. */
+static uint32_t sec_fill_until_split(struct dbm_sec *s, uint64_t rank)
+{
+	struct dbm_sec_change c;
+
+	for (int i = 0; i < 1000; i++) {
+		uint32_t before = sec_leaf_of(s, rank)->count;
+		dbm_sec_change(s, rank, 1, &c);
+		if (c.event == DBM_SEC_SPLIT)
+			return before;
+	}
+	return 0;
+}
+
+/*
+ * InnoDB splits a leaf with deleted records' space (garbage) and no room at
+ * its heap top once less than 1/32 of the page is free, rather than
+ * reorganise it; a leaf without garbage fills to the last entry. The lower
+ * half of a split keeps the moved entries' space as garbage.
+ */
+static void sec_garbage_split(void)
+{
+	struct dbm_sec s = { 0 };
+	struct dbm_sec_change c;
+
+	CHECK(dbm_sec_init(&s, 3200, 320, 170, 50, 1000) == 0, "init");
+	dbm_sec_change(&s, 100, 1, &c);
+	CHECK(c.event == DBM_SEC_SPLIT, "the first insert splits a full leaf");
+	uint32_t low = sec_leaf_of(&s, 10)->count, high = sec_leaf_of(&s, 300)->count;
+	CHECK(sec_leaf_of(&s, 10)->garbage == 320 - low && sec_leaf_of(&s, 300)->garbage == 0,
+	      "the lower half keeps the moved entries' space as garbage, the new page none");
+	uint32_t at = sec_fill_until_split(&s, 10);
+	CHECK(at == 320 - 320 / 32 + 1, "a leaf with garbage splits with 1/32 of it free (at %u of 320)", at);
+	at = sec_fill_until_split(&s, 300);
+	CHECK(at == 320 && high < 320, "a leaf without garbage fills to the last entry (at %u)", at);
+	/* a delete makes garbage, which the next insert reuses */
+	uint32_t before = sec_leaf_of(&s, 3100)->count;
+	dbm_sec_change(&s, 3100, -1, &c);
+	CHECK(sec_leaf_of(&s, 3100)->garbage == 1 && sec_leaf_of(&s, 3100)->count == before - 1,
+	      "a delete leaves garbage");
+	dbm_sec_change(&s, 3100, 1, &c);
+	CHECK(c.event == DBM_SEC_SPLIT, "a full leaf with garbage and 1 free splits");
+	dbm_sec_release(&s);
+}
+
 /*
  * innodb_flush_neighbors = 1: the contiguous dirty pages of the extent
  * around a page, stopping at a clean or absent page and at the extent's
@@ -375,6 +426,7 @@ int main(void)
 	RUN(lru_against_naive);
 	RUN(lru_midpoint);
 	RUN(sec_split_merge);
+	RUN(sec_garbage_split);
 	RUN(flush_neighbors);
 	RUN(lru_batch);
 	RUN(dirty_and_flush_list);
