@@ -39,7 +39,7 @@
 #include <string.h>
 
 #include "../src/xalloc.h"
-#include "db/db_rand.h"
+#include "db/db_mix.h"
 #include "dbmodel/dbm.h"
 
 enum oltp_mode { M_READ_WRITE, M_READ_ONLY, M_WRITE_ONLY, M_POINT_SELECT };
@@ -49,11 +49,8 @@ static const char *const mode_names[] = { "read_write", "read_only", "write_only
 struct oltp_opts {
 	struct dbm_opts db;
 	int mode;
-	uint64_t tables, table_size, range_size;
-	int rand_type;
-	uint64_t point_selects, simple_ranges, sum_ranges, order_ranges, distinct_ranges;
-	uint64_t index_updates, non_index_updates, delete_inserts;
-	bool range_selects, skip_trx;
+	uint64_t tables, table_size;
+	struct db_mix mix;              /* as `appio db run`'s */
 };
 
 /* One sbtest table: its trees (InnoDB's k index splits and merges), and for
@@ -116,19 +113,7 @@ static const struct opt_def oltp_opt_table[] = {
 	  "SysBench script: read_write, read_only, write_only, point_select", mode_names },
 	{ "tables", OPT_UINT, O(tables), "1", "number of tables sbtest1..N", .min = 1, .max = 100000 },
 	{ "table-size", OPT_UINT, O(table_size), "10000", "rows per table", .min = 1, .max = INT32_MAX },
-	{ "range-size", OPT_UINT, O(range_size), "100", "rows in each range SELECT", .min = 1 },
-	{ "rand-type", OPT_ENUM, O(rand_type), "special",
-	  "distribution of row ids, as SysBench's --rand-type", db_rand_type_names },
-	{ "point-selects", OPT_UINT, O(point_selects), "10", "point SELECTs per transaction", .max = 100000 },
-	{ "simple-ranges", OPT_UINT, O(simple_ranges), "1", "simple range SELECTs per transaction", .max = 100000 },
-	{ "sum-ranges", OPT_UINT, O(sum_ranges), "1", "SELECT SUM() ranges per transaction", .max = 100000 },
-	{ "order-ranges", OPT_UINT, O(order_ranges), "1", "SELECT ... ORDER BY ranges per transaction", .max = 100000 },
-	{ "distinct-ranges", OPT_UINT, O(distinct_ranges), "1", "SELECT DISTINCT ranges per transaction", .max = 100000 },
-	{ "index-updates", OPT_UINT, O(index_updates), "1", "UPDATEs of the indexed column k per transaction", .max = 100000 },
-	{ "non-index-updates", OPT_UINT, O(non_index_updates), "1", "UPDATEs of column c per transaction", .max = 100000 },
-	{ "delete-inserts", OPT_UINT, O(delete_inserts), "1", "DELETE + INSERT pairs per transaction", .max = 100000 },
-	{ "range-selects", OPT_BOOL, O(range_selects), "on", "run the range SELECTs at all" },
-	{ "skip-trx", OPT_BOOL, O(skip_trx), "off", "no BEGIN/COMMIT: every statement commits on its own" },
+	DB_MIX_OPTS(O(mix)),
 	OPT_END,
 };
 #undef O
@@ -143,14 +128,15 @@ static const bool mode_groups[4][G_N] = {
 
 static unsigned group_count(const struct oltp_opts *o, enum group g)
 {
-	const uint64_t counts[G_N] = { o->point_selects, o->simple_ranges, o->sum_ranges,
-				       o->order_ranges, o->distinct_ranges, o->index_updates,
-				       o->non_index_updates, o->delete_inserts };
+	const struct db_mix *m = &o->mix;
+	const uint64_t counts[G_N] = { m->point_selects, m->simple_ranges, m->sum_ranges,
+				       m->order_ranges, m->distinct_ranges, m->index_updates,
+				       m->non_index_updates, m->delete_inserts };
 	if (!mode_groups[o->mode][g])
 		return 0;
 	if (o->mode == M_POINT_SELECT)
 		return 1;       /* oltp_point_select: one SELECT, whatever --point-selects says */
-	if (g >= G_SIMPLE && g <= G_DISTINCT && !o->range_selects)
+	if (g >= G_SIMPLE && g <= G_DISTINCT && !m->range_selects)
 		return 0;
 	return (unsigned)counts[g];
 }
@@ -213,7 +199,7 @@ static void plan(struct oltp_run *r, const struct oltp_opts *o)
 			r->plan[r->nplan++].count = n;
 		}
 	}
-	r->trx = o->mode != M_POINT_SELECT && !o->skip_trx;
+	r->trx = o->mode != M_POINT_SELECT && !o->mix.skip_trx;
 }
 
 static void oltp_teardown(struct emu_run *run);
@@ -251,9 +237,9 @@ static int oltp_setup(struct emu_run *run, char *err, size_t errlen)
 
 	if (rc)
 		return rc;
-	if (o->range_size > o->table_size) {
+	if (o->mix.range_size > o->table_size) {
 		snprintf(err, errlen, "--range-size: %llu is larger than --table-size %llu",
-			 (unsigned long long)o->range_size, (unsigned long long)o->table_size);
+			 (unsigned long long)o->mix.range_size, (unsigned long long)o->table_size);
 		return -EINVAL;
 	}
 	if (o->tables * o->table_size > MAX_ROWS) {
@@ -264,8 +250,8 @@ static int oltp_setup(struct emu_run *run, char *err, size_t errlen)
 	r->cost = r->db.model == DBM_INNODB ? &innodb_costs : &pg_costs;
 	r->ntables = (unsigned)o->tables;
 	r->table_size = (uint32_t)o->table_size;
-	r->range_size = (uint32_t)o->range_size;
-	db_rand_init(&r->rand, (enum db_rand_type)o->rand_type, r->table_size);
+	r->range_size = (uint32_t)o->mix.range_size;
+	db_rand_init(&r->rand, (enum db_rand_type)o->mix.rand_type, r->table_size);
 	r->t = xcalloc(r->ntables, sizeof(*r->t));
 	for (unsigned i = 0; i < r->ntables && !rc; i++)
 		if (table_geometry(r, &r->t[i], o->table_size)) {

@@ -125,7 +125,7 @@ int db_load_prepare(const struct db_opts *o, uint64_t seed, volatile sig_atomic_
 
 	db_opts_conn_cfg(o, &cfg);
 	cfg.create = true;
-	db_rand_init(&rand, (enum db_rand_type)o->rand_type, (uint32_t)o->table_size);
+	db_rand_init(&rand, (enum db_rand_type)o->mix.rand_type, (uint32_t)o->table_size);
 	uint64_t t0 = emu_now();
 	unsigned started = 0;
 	for (; started < n; started++) {

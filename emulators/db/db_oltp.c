@@ -211,12 +211,12 @@ struct group_def {
 		  enum oltp_stmt kind);
 	enum oltp_stmt stmt;
 	unsigned stmts;                 /* every statement it needs prepared */
-	size_t count;                   /* offset of its per-transaction count in db_opts; 0: once */
+	size_t count;                   /* offset of its per-transaction count in db_mix; 0: once */
 	bool range;                     /* off with --range-selects off */
 };
 
 #define ST(x) (1u << (x))
-#define COUNT(f) offsetof(struct db_opts, f)
+#define COUNT(f) offsetof(struct db_mix, f)
 
 static const struct group_def groups[G_N] = {
 	[G_POINT] = { do_id, ST_POINT, ST(ST_POINT), COUNT(point_selects), false },
@@ -274,13 +274,13 @@ static unsigned group_count(const struct oltp_workload *wl, const struct db_opts
 {
 	const struct group_def *d = &groups[g];
 
-	if (d->range && !o->range_selects)
+	if (d->range && !o->mix.range_selects)
 		return 0;
 	if (g == G_POINT && wl->one_point)
 		return 1;
 	if (!d->count)
 		return 1;
-	return (unsigned)*(const uint64_t *)((const char *)o + d->count);
+	return (unsigned)*(const uint64_t *)((const char *)&o->mix + d->count);
 }
 
 static int oltp_setup(struct emu_run *run, char *err, size_t errlen)
@@ -293,11 +293,11 @@ static int oltp_setup(struct emu_run *run, char *err, size_t errlen)
 	r->wl = find_workload(o->workload);
 	r->drv = db_opts_driver(o);
 	db_opts_conn_cfg(o, &r->cfg);
-	db_rand_init(&r->rand, (enum db_rand_type)o->rand_type, (uint32_t)o->table_size);
+	db_rand_init(&r->rand, (enum db_rand_type)o->mix.rand_type, (uint32_t)o->table_size);
 	r->tables = (unsigned)o->tables;
 	r->table_size = (uint32_t)o->table_size;
-	r->range_size = (uint32_t)o->range_size;
-	r->use_trx = r->wl->trx && !o->skip_trx;
+	r->range_size = (uint32_t)o->mix.range_size;
+	r->use_trx = r->wl->trx && !o->mix.skip_trx;
 	r->reconnect = o->reconnect;
 	for (const enum oltp_group *g = r->wl->seq; *g != G_END; g++) {
 		unsigned n = group_count(r->wl, o, *g);

@@ -19,6 +19,7 @@
 #include "appio/emulator.h"
 #include "appio/opt.h"
 #include "db_driver.h"
+#include "db_mix.h"
 
 /* Parsed options; field names follow SysBench's option names. */
 struct db_opts {
@@ -28,12 +29,9 @@ struct db_opts {
 	struct opt_ulist threads;
 	uint64_t time, warmup_time, report_interval;
 	int percentile;                 /* index into db_percentile_names */
-	int rand_type;                  /* enum db_rand_type */
 	uint64_t seed;
-	uint64_t range_size, point_selects, simple_ranges, sum_ranges;
-	uint64_t order_ranges, distinct_ranges, index_updates, non_index_updates;
-	uint64_t delete_inserts;
-	bool range_selects, skip_trx, reconnect;
+	struct db_mix mix;              /* the statement mix, as the oltp emulator's */
+	bool reconnect;
 	const char *mysql_host, *mysql_socket, *mysql_user, *mysql_password, *mysql_db;
 	uint64_t mysql_port;
 	const char *pgsql_host, *pgsql_user, *pgsql_password, *pgsql_db;

@@ -35,20 +35,8 @@ const struct opt_def db_opt_table[] = {
 	  "keeps the per-second series in the JSON" },
 	{ "percentile", OPT_ENUM, OFF(percentile), "99",
 	  "latency percentile in the summary (all of them are in the JSON)", db_percentile_names },
-	{ "rand-type", OPT_ENUM, OFF(rand_type), "special",
-	  "distribution of row ids, as SysBench's --rand-type", db_rand_type_names },
 	{ "seed", OPT_UINT, OFF(seed), NULL, "random seed (default: a fresh one, printed and saved in the result)" },
-	{ "range-size", OPT_UINT, OFF(range_size), "100", "rows in each range SELECT", .min = 1 },
-	{ "point-selects", OPT_UINT, OFF(point_selects), "10", "point SELECTs per transaction", .max = 100000 },
-	{ "simple-ranges", OPT_UINT, OFF(simple_ranges), "1", "simple range SELECTs per transaction", .max = 100000 },
-	{ "sum-ranges", OPT_UINT, OFF(sum_ranges), "1", "SELECT SUM() ranges per transaction", .max = 100000 },
-	{ "order-ranges", OPT_UINT, OFF(order_ranges), "1", "SELECT ... ORDER BY ranges per transaction", .max = 100000 },
-	{ "distinct-ranges", OPT_UINT, OFF(distinct_ranges), "1", "SELECT DISTINCT ranges per transaction", .max = 100000 },
-	{ "index-updates", OPT_UINT, OFF(index_updates), "1", "UPDATEs of the indexed column k per transaction", .max = 100000 },
-	{ "non-index-updates", OPT_UINT, OFF(non_index_updates), "1", "UPDATEs of column c per transaction", .max = 100000 },
-	{ "delete-inserts", OPT_UINT, OFF(delete_inserts), "1", "DELETE + INSERT pairs per transaction", .max = 100000 },
-	{ "range-selects", OPT_BOOL, OFF(range_selects), "on", "run the range SELECTs at all" },
-	{ "skip-trx", OPT_BOOL, OFF(skip_trx), "off", "no BEGIN/COMMIT: every statement in autocommit" },
+	DB_MIX_OPTS(OFF(mix)),
 	{ "reconnect", OPT_BOOL, OFF(reconnect), "off",
 	  "on a lost connection, reconnect and go on (counted) instead of stopping" },
 	{ "mysql-host", OPT_STR, OFF(mysql_host), "localhost", "MySQL server host" },
@@ -93,9 +81,9 @@ int db_opts_check(const struct db_opts *o, char *err, size_t errlen)
 			 "(its client library was not found at build time)", db_driver_names[o->driver]);
 		return -EINVAL;
 	}
-	if (o->range_size > INT32_MAX - o->table_size) {
+	if (o->mix.range_size > INT32_MAX - o->table_size) {
 		snprintf(err, errlen, "--range-size: '%llu' is too large for --table-size %llu",
-			 (unsigned long long)o->range_size, (unsigned long long)o->table_size);
+			 (unsigned long long)o->mix.range_size, (unsigned long long)o->table_size);
 		return -EINVAL;
 	}
 	return 0;

@@ -26,13 +26,14 @@ static void test_sysbench_defaults(void)
 	defaults(&o);
 	CHECK(o.tables == 1 && o.table_size == 10000, "%llu x %llu", (unsigned long long)o.tables,
 	      (unsigned long long)o.table_size);
-	CHECK(o.range_size == 100 && o.point_selects == 10, "range %llu, points %llu",
-	      (unsigned long long)o.range_size, (unsigned long long)o.point_selects);
-	CHECK(o.simple_ranges == 1 && o.sum_ranges == 1 && o.order_ranges == 1 &&
-	      o.distinct_ranges == 1 && o.index_updates == 1 && o.non_index_updates == 1 &&
-	      o.delete_inserts == 1, "one of each other statement");
-	CHECK(o.range_selects && !o.skip_trx, "range selects on, transactions on");
-	CHECK(o.rand_type == DB_RAND_SPECIAL, "rand-type %d", o.rand_type);
+	const struct db_mix *m = &o.mix;
+	CHECK(m->range_size == 100 && m->point_selects == 10, "range %llu, points %llu",
+	      (unsigned long long)m->range_size, (unsigned long long)m->point_selects);
+	CHECK(m->simple_ranges == 1 && m->sum_ranges == 1 && m->order_ranges == 1 &&
+	      m->distinct_ranges == 1 && m->index_updates == 1 && m->non_index_updates == 1 &&
+	      m->delete_inserts == 1, "one of each other statement");
+	CHECK(m->range_selects && !m->skip_trx, "range selects on, transactions on");
+	CHECK(m->rand_type == DB_RAND_SPECIAL, "rand-type %d", m->rand_type);
 	CHECK(o.time == 10 && o.threads.n == 1 && o.threads.v[0] == 1, "time %llu",
 	      (unsigned long long)o.time);
 	CHECK(!strcmp(o.mysql_user, "sbtest") && !strcmp(o.mysql_db, "sbtest") && o.mysql_port == 3306,
@@ -55,7 +56,7 @@ static void test_check(void)
 	CHECK(strstr(err, "'oltp_nosuch'") && strstr(err, "oltp_read_write"), "message '%s'", err);
 	defaults(&o);
 	o.table_size = 2147483000;
-	o.range_size = 1000;
+	o.mix.range_size = 1000;
 	CHECK(db_opts_check(&o, err, sizeof(err)) == -EINVAL, "id overflow accepted");
 	for (const char *const *w = (const char *const[]){ "oltp_read_write", "oltp_read_only",
 		"oltp_write_only", "oltp_point_select", "oltp_update_index", "oltp_update_non_index",
