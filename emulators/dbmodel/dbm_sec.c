@@ -84,6 +84,20 @@ uint64_t dbm_sec_leaf(struct dbm_sec *s, uint64_t rank)
 	return page;
 }
 
+/* Entries @lf can still take, after a reorganisation if need be. */
+static uint32_t free_room(const struct dbm_sec *s, const struct dbm_sec_leaf *lf)
+{
+	return lf->count < s->cap ? s->cap - lf->count : 0;
+}
+
+/* Of those, the ones its heap top takes without reusing garbage. */
+static uint32_t heap_room(const struct dbm_sec *s, const struct dbm_sec_leaf *lf)
+{
+	uint32_t free = free_room(s, lf);
+
+	return free > lf->garbage ? free - lf->garbage : 0;
+}
+
 /*
  * Whether an insert into @lf splits it rather than finding room: none left
  * at all, or, on a page with deleted records' space (garbage), less than
@@ -92,18 +106,6 @@ uint64_t dbm_sec_leaf(struct dbm_sec *s, uint64_t rank)
  * splits rather than reorganise a nearly full page. The free list is
  * reused first, so the heap top fills only when the garbage is gone.
  */
-static uint32_t free_room(const struct dbm_sec *s, const struct dbm_sec_leaf *lf)
-{
-	return lf->count < s->cap ? s->cap - lf->count : 0;
-}
-
-static uint32_t heap_room(const struct dbm_sec *s, const struct dbm_sec_leaf *lf)
-{
-	uint32_t free = free_room(s, lf);
-
-	return free > lf->garbage ? free - lf->garbage : 0;
-}
-
 static bool must_split(const struct dbm_sec *s, const struct dbm_sec_leaf *lf)
 {
 	uint32_t free = free_room(s, lf);
