@@ -13,6 +13,9 @@ CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wno-missing-field-initializers
 STD      := -std=c11 -D_GNU_SOURCE -pthread
+# Include paths show the layers: everything sees the public contracts in
+# include/; emulators also see each other's shared pieces (e.g. sysbench/);
+# the core sees no plugin; unit tests see all three.
 CPPFLAGS += -Iinclude -MMD -MP
 LDLIBS   := -pthread -lm
 
@@ -72,13 +75,16 @@ all: $(BIN)
 $(BIN): $(OBJS)
 	$(CC) $(CFLAGS) $(STD) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(BUILD)/emulators/%.o: CPPFLAGS += -Iemulators
+$(BUILD)/src/%.o: CPPFLAGS += -Iemulators   # until the database mode is a plugin like the others
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(STD) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(STD) $(CPPFLAGS) $(WARN) $(CFLAGS) -Isrc -Itests/unit -o $@ $< $(LIB_OBJS) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(STD) $(CPPFLAGS) $(WARN) $(CFLAGS) -Isrc -Iemulators -Itests/unit -o $@ $< $(LIB_OBJS) $(LDFLAGS) $(LDLIBS)
 
 unit: $(UNIT_BINS)
 

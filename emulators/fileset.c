@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "fileset.h"
-#include "../src/xalloc.h"
+#include "appio/xalloc.h"
 
 #define BUILD_CHUNK (1u << 20)
 #define PICK_PROBES 64          /* random tries before a scan */

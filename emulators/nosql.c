@@ -63,7 +63,7 @@
 #include <unistd.h>
 
 #include "nosql_int.h"
-#include "../src/xalloc.h"
+#include "appio/xalloc.h"
 
 #define O(field) offsetof(struct nosql_opts, field)
 static const struct opt_def nosql_opt_table[] = {

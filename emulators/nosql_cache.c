@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "nosql_cache.h"
-#include "../src/xalloc.h"
+#include "appio/xalloc.h"
 
 static uint64_t key_of(uint32_t stand, uint64_t page)
 {

@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "nosql_journal.h"
-#include "../src/xalloc.h"
+#include "appio/xalloc.h"
 
 #define WAIT_NS 10000000L       /* a waiter looks at the stop flag this often */
 

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "nosql_int.h"
-#include "../src/xalloc.h"
+#include "appio/xalloc.h"
 
 void nosql_stand_put(struct stand *s)
 {

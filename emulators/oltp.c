@@ -38,8 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/xalloc.h"
-#include "db/db_mix.h"
+#include "appio/xalloc.h"
+#include "sysbench/db_mix.h"
 #include "dbmodel/dbm.h"
 
 enum oltp_mode { M_READ_WRITE, M_READ_ONLY, M_WRITE_ONLY, M_POINT_SELECT };

@@ -46,7 +46,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../src/xalloc.h"
+#include "appio/xalloc.h"
 #include "dbmodel/dbm.h"
 #include "dbmodel/tpcc_mix.h"
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "chart.h"
-#include "xalloc.h"
+#include "appio/xalloc.h"
 
 void chart_html(FILE *f, const char *s)
 {

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../emulators/db/db_oltp.h"
+#include "db/db_oltp.h"
 #include "appio/opt.h"
 #include "appio/result.h"
 #include "appio/runner.h"

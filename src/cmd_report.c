@@ -13,7 +13,7 @@
 #include "compare.h"
 #include "json_read.h"
 #include "report.h"
-#include "xalloc.h"
+#include "appio/xalloc.h"
 
 struct docs {
 	struct json_read_doc *d;

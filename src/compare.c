@@ -9,7 +9,7 @@
 
 #include "appio/result.h"
 #include "compare.h"
-#include "xalloc.h"
+#include "appio/xalloc.h"
 
 struct compare_metric compare_metric(const struct json_read_test *t, enum json_read_metric m)
 {

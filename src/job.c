@@ -13,7 +13,7 @@
 
 #include "appio/runner.h"
 #include "job.h"
-#include "xalloc.h"
+#include "appio/xalloc.h"
 
 #define MAX_POINTS 4096
 

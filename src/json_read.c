@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "json_read.h"
-#include "xalloc.h"
+#include "appio/xalloc.h"
 
 static double num(json_t *o, const char *key)
 {

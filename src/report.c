@@ -14,7 +14,7 @@
 #include "report.h"
 #include "report_apps.h"
 #include "version.h"
-#include "xalloc.h"
+#include "appio/xalloc.h"
 
 bool report_have_gnuplot(void)
 {

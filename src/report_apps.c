@@ -9,7 +9,7 @@
 #include "chart.h"
 #include "compare.h"
 #include "report_apps.h"
-#include "xalloc.h"
+#include "appio/xalloc.h"
 
 #define MAX_SHOWN 2                     /* points a drive's split chart shows */
 

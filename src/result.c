@@ -14,7 +14,7 @@
 #include "appio/result.h"
 #include "json_write.h"
 #include "version.h"
-#include "xalloc.h"
+#include "appio/xalloc.h"
 
 void result_init(struct result *r)
 {

@@ -14,7 +14,7 @@
 #include "appio/runner.h"
 #include "series.h"
 #include "worker.h"
-#include "xalloc.h"
+#include "appio/xalloc.h"
 
 #define TICK_NS (NSEC / 10)     /* how often the runner looks at the workers */
 

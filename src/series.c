@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "series.h"
-#include "xalloc.h"
+#include "appio/xalloc.h"
 
 void series_init(struct series *s, unsigned ncls, bool total)
 {

@@ -19,10 +19,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "../emulators/db/db_oltp.h"
+#include "db/db_oltp.h"
 #include "appio/runner.h"
 #include "suite.h"
-#include "xalloc.h"
+#include "appio/xalloc.h"
 
 #define DEFAULT_PROFILES "4k-randread,4k-randwrite,8k-70-30,128k-seqread,128k-seqwrite," \
 			 "database,email,fileserver,webserver"

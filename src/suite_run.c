@@ -15,12 +15,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../emulators/db/db_oltp.h"
+#include "db/db_oltp.h"
 #include "appio/runner.h"
 #include "json_write.h"
 #include "suite.h"
 #include "version.h"
-#include "xalloc.h"
+#include "appio/xalloc.h"
 
 static const char *const status_names[] = {
 	"pending", "running", "done", "failed", "interrupted", "skipped",

@@ -17,7 +17,7 @@
 #include "appio/emulator.h"
 #include "fill.h"
 #include "worker.h"
-#include "xalloc.h"
+#include "appio/xalloc.h"
 
 uint64_t emu_now(void)
 {

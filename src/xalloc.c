@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xalloc.h"
+#include "appio/xalloc.h"
 
 static _Noreturn void oom(size_t size)
 {

@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/xalloc.h"
+#include "appio/xalloc.h"
 #include "appio/emulator.h"
 #include "db_oltp.h"
-#include "db_rand.h"
+#include "sysbench/db_rand.h"
 
 #define LOAD_STREAM 0x10000     /* row streams: LOAD_STREAM + table number */
 

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/xalloc.h"
+#include "appio/xalloc.h"
 #include "db_driver.h"
 
 #define LOAD_BUF (512 * 1024)

@@ -28,9 +28,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../src/xalloc.h"
+#include "appio/xalloc.h"
 #include "db_oltp.h"
-#include "db_rand.h"
+#include "sysbench/db_rand.h"
 
 #define RECONNECT_NS (30ULL * 1000000000ULL)  /* give up reconnecting after this */
 

@@ -19,7 +19,7 @@
 #include "appio/emulator.h"
 #include "appio/opt.h"
 #include "db_driver.h"
-#include "db_mix.h"
+#include "sysbench/db_mix.h"
 
 /* Parsed options; field names follow SysBench's option names. */
 struct db_opts {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "db_oltp.h"
-#include "db_rand.h"
+#include "sysbench/db_rand.h"
 
 #define OFF(f) offsetof(struct db_opts, f)
 

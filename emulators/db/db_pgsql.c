@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/xalloc.h"
+#include "appio/xalloc.h"
 #include "db_driver.h"
 
 #define OID_INT4   23

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/xalloc.h"
+#include "appio/xalloc.h"
 #include "db_driver.h"
 
 #define LOAD_BATCH 10000        /* rows per load transaction */

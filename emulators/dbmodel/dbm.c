@@ -11,7 +11,7 @@
 #include <sys/prctl.h>
 #include <time.h>
 
-#include "../../src/xalloc.h"
+#include "appio/xalloc.h"
 #include "dbm.h"
 
 const char *const dbm_model_names[] = { "innodb", "postgres", NULL };

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/xalloc.h"
+#include "appio/xalloc.h"
 #include "dbm_pool.h"
 
 /* The lists are threaded through one pair of link fields each. */

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "../../src/xalloc.h"
+#include "appio/xalloc.h"
 #include "dbm_sec.h"
 
 #define MAX_BUCKETS (1u << 22)  /* per index: bounds the memory whatever the row count */

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../emulators/db/db_driver.h"
-#include "../../emulators/db/db_oltp.h"
+#include "db/db_driver.h"
+#include "db/db_oltp.h"
 #include "check.h"
 
 static void test_table(void)

@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
-#include "../../emulators/db/db_oltp.h"
-#include "../../emulators/db/db_rand.h"
+#include "db/db_oltp.h"
+#include "sysbench/db_rand.h"
 #include "check.h"
 
 static void defaults(struct db_opts *o)

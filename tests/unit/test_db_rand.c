@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../emulators/db/db_rand.h"
+#include "sysbench/db_rand.h"
 #include "check.h"
 
 #define N 200000

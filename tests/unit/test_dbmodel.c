@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../emulators/dbmodel/dbm_pool.h"
-#include "../../emulators/dbmodel/dbm_sec.h"
-#include "../../emulators/dbmodel/dbm_tree.h"
-#include "../../emulators/dbmodel/tpcc_mix.h"
+#include "dbmodel/dbm_pool.h"
+#include "dbmodel/dbm_sec.h"
+#include "dbmodel/dbm_tree.h"
+#include "dbmodel/tpcc_mix.h"
 #include "check.h"
 
 static void tree_geometry(void)

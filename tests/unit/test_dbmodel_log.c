@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../emulators/dbmodel/dbm.h"
+#include "dbmodel/dbm.h"
 #include "check.h"
 #include "worker.h"
 

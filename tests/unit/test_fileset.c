@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../emulators/fileset.h"
+#include "fileset.h"
 #include "check.h"
 
 static char scratch[] = "build/test-fileset.XXXXXX";

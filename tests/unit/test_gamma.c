@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "../../emulators/gamma.h"
+#include "gamma.h"
 #include "check.h"
 
 #define DRAWS 100000

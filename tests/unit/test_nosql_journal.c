@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../emulators/nosql_journal.h"
+#include "nosql_journal.h"
 #include "check.h"
 
 #define ALIGN   512

@@ -5,7 +5,7 @@
  */
 #include <stdbool.h>
 
-#include "../../emulators/nosql_merge.h"
+#include "nosql_merge.h"
 #include "check.h"
 
 static const struct nosql_merge_policy defaults = { .ratio = 2, .min_frags = 1024,
