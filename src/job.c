@@ -64,59 +64,32 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* Apply "--name value" / "--name=value" / bare booleans. */
-static int apply(struct job *j, char **argv, int argc, bool from_caller, char *err, size_t errlen)
+/* Parse @argv (argv[0] is a name, not an option) into the job's two tables. */
+static int apply(struct job *j, int argc, char **argv, unsigned flags, char *err, size_t errlen)
 {
-	for (int i = 0; i < argc; i++) {
-		char *arg = argv[i], name[64];
-		if (strncmp(arg, "--", 2))
-			return fail(err, errlen, "unexpected argument '%s' (options start with --)", arg);
-		const char *val = strchr(arg, '=');
-		size_t len = val ? (size_t)(val - arg - 2) : strlen(arg + 2);
-		snprintf(name, sizeof(name), "%.*s", (int)len, arg + 2);
-		if (!strcmp(name, "help")) {
-			j->help = true;
-			return 0;
-		}
-		const struct opt_def *o = opt_find(job_run_opt_table, name);
-		void *dst = &j->ro;
-		if (!o && j->emu->opts) {
-			o = opt_find(j->emu->opts, name);
-			dst = j->eo;
-		}
-		if (!o)
-			return fail(err, errlen, "unknown option '--%s' for '%s' (see 'appio run %s --help')",
-				    name, j->emu->name, j->preset ? j->preset->name : j->emu->name);
-		if (val)
-			val++;
-		else if (o->type != OPT_BOOL || (i + 1 < argc && strncmp(argv[i + 1], "--", 2)))
-			val = i + 1 < argc ? argv[++i] : NULL;
-		if (!val && o->type != OPT_BOOL)
-			return fail(err, errlen, "--%s needs a value (see --help)", name);
-		if (opt_set(o, dst, val, err, errlen))
-			return -EINVAL;
-		if (from_caller && dst == &j->ro)
-			j->given |= 1ULL << (o - job_run_opt_table);
-	}
-	return 0;
+	char see[96];
+
+	snprintf(see, sizeof(see), "appio run %s --help", j->preset ? j->preset->name : j->emu->name);
+	return opt_parse(j->tabs, 2, argc, argv, flags, &j->help, see, err, errlen);
 }
 
 bool job_given(const struct job *j, const char *name)
 {
-	return j->given & (1ULL << (opt_find(job_run_opt_table, name) - job_run_opt_table));
+	return opt_given(&j->tabs[0], name);
 }
 
 /* Split a preset's "--a 1 --b 2" into words and apply them. */
 static int apply_preset(struct job *j, const char *args, char *err, size_t errlen)
 {
 	char *words[64], *save = NULL;
-	int n = 0;
+	int n = 1;
 
 	j->preset_words = xstrdup(args);
+	words[0] = (char *)j->emu->name;
 	for (char *w = strtok_r(j->preset_words, " ", &save); w && n < 64;
 	     w = strtok_r(NULL, " ", &save))
 		words[n++] = w;
-	return apply(j, words, n, false, err, errlen);
+	return apply(j, n, words, 0, err, errlen);
 }
 
 static int build_points(struct job *j, char *err, size_t errlen)
@@ -158,8 +131,8 @@ int job_parse(struct job *j, int argc, char **argv, char *err, size_t errlen)
 {
 	memset(j, 0, sizeof(*j));
 	j->target.fd = -1;
-	if (argc < 1 || !argv[0] || !strncmp(argv[0], "--", 2)) {
-		j->help = argc >= 1 && argv[0] && !strcmp(argv[0], "--help");
+	if (argc < 1 || !argv[0] || !strncmp(argv[0], "-", 1)) {
+		j->help = argc >= 1 && argv[0] && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"));
 		return j->help ? 0 : fail(err, errlen, "which profile or emulator? (see 'appio list')");
 	}
 	j->preset = emu_preset_find(argv[0]);
@@ -167,6 +140,8 @@ int job_parse(struct job *j, int argc, char **argv, char *err, size_t errlen)
 	if (!j->emu)
 		return fail(err, errlen, "unknown profile or emulator '%s' (see 'appio list')", argv[0]);
 	j->eo = xcalloc(1, j->emu->opts_size ? j->emu->opts_size : 1);
+	j->tabs[0] = (struct opt_tab){ .defs = job_run_opt_table, .dst = &j->ro };
+	j->tabs[1] = (struct opt_tab){ .defs = j->emu->opts, .dst = j->eo };
 	if (opt_defaults(job_run_opt_table, &j->ro, err, errlen) ||
 	    (j->emu->opts && opt_defaults(j->emu->opts, j->eo, err, errlen)))
 		return -EINVAL;
@@ -174,7 +149,7 @@ int job_parse(struct job *j, int argc, char **argv, char *err, size_t errlen)
 	const char *pre = j->preset ? j->preset->args : j->emu->default_args;
 	int rc = pre ? apply_preset(j, pre, err, errlen) : 0;
 	if (!rc)
-		rc = apply(j, argv + 1, argc - 1, true, err, errlen);
+		rc = apply(j, argc, argv, OPT_MARK_GIVEN, err, errlen);
 	if (rc || j->help)
 		return rc;
 	return resolve(j, err, errlen);

@@ -36,7 +36,8 @@ struct job {
 	const struct emu_preset *preset;        /* NULL when run by emulator name */
 	struct job_run_opts ro;
 	void *eo;                               /* the emulator's options struct */
-	uint64_t given;                         /* run options set by the caller, by table row */
+	struct opt_tab tabs[2];                 /* run options into @ro, the emulator's into @eo;
+						   .given: what the caller set (not a preset) */
 	bool help;                              /* --help was among the arguments */
 	char *preset_words;                     /* preset arguments; OPT_STR values point here */
 	const struct engine_ops *engine;
@@ -49,9 +50,9 @@ struct job {
 extern const struct opt_def job_run_opt_table[];
 
 /*
- * Parse @argv: argv[0] is a preset or emulator name, then "--opt value",
- * "--opt=value" or bare boolean flags. Strings in @argv must outlive @j.
- * Sets j->help and stops at --help. Resolves the engine, seed and points.
+ * Parse @argv: argv[0] is a preset or emulator name, then options as
+ * opt_parse() reads them. Strings in @argv must outlive @j. Sets j->help and
+ * stops at --help. Resolves the engine, seed and points.
  */
 int job_parse(struct job *j, int argc, char **argv, char *err, size_t errlen);
 

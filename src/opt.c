@@ -404,6 +404,8 @@ static size_t field_size(enum opt_type t)
 		return sizeof(struct opt_split);
 	case OPT_DIST:
 		return sizeof(struct opt_dist);
+	case OPT_STRLIST:
+		return sizeof(struct opt_strlist);
 	}
 	return 0;
 }
@@ -428,6 +430,7 @@ static void expect_text(const struct opt_def *o, char *buf, size_t len)
 		[OPT_SPLIT] = "SIZE/PCT pairs such as 512/10:4k/90",
 		[OPT_DIST] = "uniform, zipf:THETA (THETA > 0, not 1), pareto:H (0 < H < 1) "
 			     "or normal:SIGMA (0 < SIGMA <= 100, percent of the range)",
+		[OPT_STRLIST] = "a text value",
 	};
 
 	buf[0] = '\0';
@@ -563,6 +566,8 @@ static int parse_value(const struct opt_def *o, const char *val, union opt_value
 		return split_parse(val, &v->split, w);
 	case OPT_DIST:
 		return dist_parse(val, &v->dist, w);
+	case OPT_STRLIST:       /* appended by apply() */
+		return 0;
 	}
 	return fail(w, -EINVAL, "unsupported option type %d", (int)o->type);
 }
@@ -574,6 +579,23 @@ static int apply(const struct opt_def *o, void *dst, const char *val, struct why
 
 	memset(&v, 0, sizeof(v));
 	w->what[0] = w->expect[0] = '\0';
+	if (o->type == OPT_STRLIST) {   /* repeatable: each value joins the list */
+		struct opt_strlist *l = (struct opt_strlist *)((char *)dst + o->offset);
+		if (!val || l->n == OPT_LIST_MAX) {
+			if (val)
+				fail(w, -EINVAL, "given more than %d times", OPT_LIST_MAX);
+			else
+				fail(w, -EINVAL, "missing value");
+			snprintf(w->expect, sizeof(w->expect), "at most %d values", OPT_LIST_MAX);
+			return -EINVAL;
+		}
+		l->v[l->n++] = val;
+		return 0;
+	}
+	if ((o->flags & OPT_NONE) && val && !strcmp(val, "none")) {
+		memset((char *)dst + o->offset, 0, field_size(o->type));
+		return 0;
+	}
 	if (parse_value(o, val, &v, w)) {
 		if (!w->expect[0])
 			expect_text(o, w->expect, sizeof(w->expect));
@@ -594,12 +616,90 @@ int opt_set(const struct opt_def *o, void *dst, const char *val, char *err, size
 	return -EINVAL;
 }
 
+/* Option names compare with '_' and '-' alike. */
+static bool same_name(const char *row, const char *name)
+{
+	for (; *row && *name; row++, name++)
+		if (*row != *name && !(*row == '-' && *name == '_'))
+			return false;
+	return !*row && !*name;
+}
+
 const struct opt_def *opt_find(const struct opt_def *tab, const char *name)
 {
 	for (const struct opt_def *o = tab; name && o->name; o++)
-		if (!strcmp(o->name, name))
+		if (same_name(o->name, name) || (o->alias && same_name(o->alias, name)))
 			return o;
 	return NULL;
+}
+
+bool opt_is_bool_word(const char *s)
+{
+	bool b;
+	return s && !set_bool(s, &b, NULL);
+}
+
+bool opt_given(const struct opt_tab *t, const char *name)
+{
+	const struct opt_def *o = opt_find(t->defs, name);
+	return o && (t->given & (UINT64_C(1) << (o - t->defs)));
+}
+
+/* The row named @name in the first table that has one; *@k is that table. */
+static const struct opt_def *find_in(struct opt_tab *tabs, unsigned ntabs, const char *name,
+				     unsigned *k)
+{
+	for (*k = 0; *k < ntabs; (*k)++) {
+		const struct opt_def *o = tabs[*k].defs ? opt_find(tabs[*k].defs, name) : NULL;
+		if (o)
+			return o;
+	}
+	return NULL;
+}
+
+static int parse_fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int parse_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+int opt_parse(struct opt_tab *tabs, unsigned ntabs, int argc, char **argv, unsigned flags,
+	      bool *help, const char *see, char *err, size_t errlen)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *val = NULL;
+		char name[64];
+		unsigned k;
+		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+			*help = true;
+			return 0;
+		}
+		if (strncmp(arg, "--", 2))
+			return parse_fail(err, errlen, "unexpected argument '%s' (options start with --; "
+					  "see '%s')", arg, see);
+		val = strchr(arg, '=');
+		snprintf(name, sizeof(name), "%.*s", (int)(val ? (size_t)(val - arg - 2) : strlen(arg + 2)),
+			 arg + 2);
+		const struct opt_def *o = find_in(tabs, ntabs, name, &k);
+		if (!o)
+			return parse_fail(err, errlen, "unknown option '--%s' (see '%s')", name, see);
+		if (val)
+			val++;
+		else if (o->type != OPT_BOOL || (i + 1 < argc && opt_is_bool_word(argv[i + 1])))
+			val = i + 1 < argc ? argv[++i] : NULL;
+		if (!val && o->type != OPT_BOOL)
+			return parse_fail(err, errlen, "--%s needs a value (see '%s')", o->name, see);
+		if (opt_set(o, tabs[k].dst, val, err, errlen))
+			return -EINVAL;
+		if (flags & OPT_MARK_GIVEN)
+			tabs[k].given |= UINT64_C(1) << (o - tabs[k].defs);
+	}
+	return 0;
 }
 
 int opt_defaults(const struct opt_def *tab, void *dst, char *err, size_t errlen)
@@ -707,7 +807,13 @@ char *opt_format(const struct opt_def *o, const void *src, char *buf, size_t len
 	case OPT_DIST:
 		format_dist((const struct opt_dist *)p, buf, len);
 		break;
+	case OPT_STRLIST:
+		for (unsigned i = 0; i < ((const struct opt_strlist *)p)->n && i < OPT_LIST_MAX; i++)
+			append(buf, len, "%s%s", i ? " " : "", ((const struct opt_strlist *)p)->v[i]);
+		break;
 	}
+	if (o->flags & OPT_SECRET && buf[0])
+		snprintf(buf, len, "(secret)");
 	return buf;
 }
 
@@ -718,7 +824,7 @@ static void help_left(const struct opt_def *o, char *buf, size_t len)
 		[OPT_BOOL] = "", [OPT_UINT] = "N", [OPT_SIZE] = "SIZE",
 		[OPT_PCT] = "PCT", [OPT_DOUBLE] = "NUM", [OPT_STR] = "TEXT",
 		[OPT_ULIST] = "LIST", [OPT_SIZELIST] = "LIST", [OPT_SPLIT] = "SPLIT",
-		[OPT_DIST] = "DIST",
+		[OPT_DIST] = "DIST", [OPT_STRLIST] = "TEXT",
 	};
 
 	snprintf(buf, len, "--%s", o->name);
@@ -745,7 +851,9 @@ void opt_help(FILE *f, const struct opt_def *tab)
 	for (const struct opt_def *o = tab; o->name; o++) {
 		help_left(o, left, sizeof(left));
 		fprintf(f, "  %-*s  %s", width, left, o->help ? o->help : "");
-		if (o->def)
+		if (o->alias)
+			fprintf(f, " (also --%s)", o->alias);
+		if (o->def && !(o->flags & OPT_SECRET))
 			fprintf(f, " (default: %s)", o->def);
 		fputc('\n', f);
 	}

@@ -56,11 +56,12 @@ const struct opt_def suite_opt_table[] = {
 	{ "ramp", OPT_UINT, S(ramp), "0", "warm-up seconds per sweep point (not recorded)" },
 	{ "write-sweep", OPT_ULIST, S(write_sweep), NULL,
 	  "write percentages of the 8 KiB random write-% sweep at --pre-threads x --pre-qd "
-	  "('none': no sweep)", .max = 100 },
+	  "('none': no sweep)", .max = 100, .flags = OPT_NONE },
 	{ "apps", OPT_STR, S(apps), "all",
 	  "application emulators: all (those with suite arguments), none, or a comma list" },
 	{ "app-threads", OPT_ULIST, S(app_threads), NULL,
-	  "threads of every application run (default: each emulator's own)", .min = 1, .max = 1024 },
+	  "threads of every application run (default: each emulator's own)", .min = 1, .max = 1024,
+	  .flags = OPT_NONE },
 	{ "app-time", OPT_UINT, S(app_time), NULL,
 	  "measured seconds per application point (default: each emulator's own)" },
 	{ "fs-dir", OPT_STR, S(fs_dir), NULL,
@@ -79,14 +80,14 @@ const struct opt_def suite_opt_table[] = {
 	{ "force", OPT_BOOL, S(force), NULL,
 	  "allow writes to a block device that is mounted or holds a file system or partitions" },
 	{ "seed", OPT_UINT, S(seed), NULL, "random seed of the suite (each phase derives its own)" },
-	{ "pre-args", OPT_STR, S(extra_last[EXTRA_PRE]), NULL,
+	{ "pre-args", OPT_STRLIST, S(extra[EXTRA_PRE]), NULL,
 	  "more 'appio run' options for preconditioning: 'ARGS' for all, 'PROFILE:ARGS' for one "
 	  "(repeatable)" },
-	{ "sweep-args", OPT_STR, S(extra_last[EXTRA_SWEEP]), NULL,
+	{ "sweep-args", OPT_STRLIST, S(extra[EXTRA_SWEEP]), NULL,
 	  "more 'appio run' options for the sweeps: 'ARGS' or 'PROFILE:ARGS' (repeatable)" },
-	{ "app-args", OPT_STR, S(extra_last[EXTRA_APP]), NULL,
+	{ "app-args", OPT_STRLIST, S(extra[EXTRA_APP]), NULL,
 	  "more 'appio run' options for the applications: 'ARGS' or 'EMULATOR:ARGS' (repeatable)" },
-	{ "db-args", OPT_STR, S(extra_last[EXTRA_DB]), NULL,
+	{ "db-args", OPT_STRLIST, S(extra[EXTRA_DB]), NULL,
 	  "more 'appio db run' options for the database run, e.g. '--mysql-socket /run/x.sock' "
 	  "(repeatable)" },
 	OPT_END,
@@ -209,57 +210,9 @@ void suite_steady_release(struct suite_steady *st)
 
 /* ---- parsing ---- */
 
-static bool is_extra(const struct opt_def *o)
-{
-	size_t n = strlen(o->name);
-	return n > 5 && !strcmp(o->name + n - 5, "-args");
-}
-
-static int apply(struct suite *s, char **argv, int argc, bool from_caller, bool *help,
-		 char *err, size_t errlen)
-{
-	for (int i = 0; i < argc; i++) {
-		char *arg = argv[i], name[64];
-		if (strncmp(arg, "--", 2))
-			return suite_fail(err, errlen, "suite: unexpected argument '%s' (options start with --)", arg);
-		const char *val = strchr(arg, '=');
-		size_t len = val ? (size_t)(val - arg - 2) : strlen(arg + 2);
-		snprintf(name, sizeof(name), "%.*s", (int)len, arg + 2);
-		if (!strcmp(name, "help")) {
-			*help = true;
-			return 0;
-		}
-		const struct opt_def *o = opt_find(suite_opt_table, name);
-		if (!o)
-			return suite_fail(err, errlen, "suite: unknown option '--%s' (see 'appio suite %s --help')",
-					  name, s->name);
-		if (val)
-			val++;
-		else if (o->type != OPT_BOOL || (i + 1 < argc && strncmp(argv[i + 1], "--", 2)))
-			val = i + 1 < argc ? argv[++i] : NULL;
-		if (!val && o->type != OPT_BOOL)
-			return suite_fail(err, errlen, "suite: --%s needs a value (see --help)", name);
-		if (o->type == OPT_ULIST && !strcmp(val, "none"))      /* an empty list: the phase is off */
-			memset((char *)&s->o + o->offset, 0, sizeof(struct opt_ulist));
-		else if (opt_set(o, &s->o, val, err, errlen))
-			return -EINVAL;
-		if (is_extra(o)) {
-			struct suite_extra *x = &s->o.extra[(o->offset - offsetof(struct suite_opts, extra_last))
-							     / sizeof(char *)];
-			if (x->n == SUITE_MAX_EXTRA)
-				return suite_fail(err, errlen, "suite: --%s given more than %d times", name,
-						  SUITE_MAX_EXTRA);
-			x->v[x->n++] = val;
-		}
-		if (from_caller)
-			s->given |= 1ULL << (o - suite_opt_table);
-	}
-	return 0;
-}
-
 bool suite_given(const struct suite *s, const char *name)
 {
-	return s->given & (1ULL << (opt_find(suite_opt_table, name) - suite_opt_table));
+	return opt_given(&s->tab, name);
 }
 
 const struct suite_def *suite_find(const char *name)
@@ -272,13 +225,13 @@ const struct suite_def *suite_find(const char *name)
 
 int suite_parse(struct suite *s, int argc, char **argv, bool *help, char *err, size_t errlen)
 {
-	char *words[64], *save = NULL;
+	char *words[64], *save = NULL, see[64], msg[512];
 	int n = 0;
 
 	memset(s, 0, sizeof(*s));
 	*help = false;
-	if (argc < 1 || !strncmp(argv[0], "--", 2)) {
-		*help = argc >= 1 && !strcmp(argv[0], "--help");
+	if (argc < 1 || !strncmp(argv[0], "-", 1)) {
+		*help = argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"));
 		return *help ? 0 : suite_fail(err, errlen, "suite: which suite? (quick or review)");
 	}
 	const struct suite_def *d = suite_find(argv[0]);
@@ -289,10 +242,17 @@ int suite_parse(struct suite *s, int argc, char **argv, bool *help, char *err, s
 	if (opt_defaults(suite_opt_table, &s->o, err, errlen))
 		return -EINVAL;
 	s->defaults_words = xstrdup(d->args);
+	words[n++] = (char *)d->name;
 	for (char *w = strtok_r(s->defaults_words, " ", &save); w && n < 64; w = strtok_r(NULL, " ", &save))
 		words[n++] = w;
-	int rc = apply(s, words, n, false, help, err, errlen);
-	return rc ? rc : apply(s, argv + 1, argc - 1, true, help, err, errlen);
+	snprintf(see, sizeof(see), "appio suite %s --help", d->name);
+	s->tab = (struct opt_tab){ .defs = suite_opt_table, .dst = &s->o };
+	int rc = opt_parse(&s->tab, 1, n, words, 0, help, see, err, errlen);
+	if (!rc)
+		rc = opt_parse(&s->tab, 1, argc, argv, OPT_MARK_GIVEN, help, see, msg, sizeof(msg));
+	if (rc)
+		suite_fail(err, errlen, "suite: %s", msg);
+	return rc;
 }
 
 /* ---- the plan ---- */
@@ -350,7 +310,7 @@ static size_t extra_prefix(const char *v)
 
 static void add_extras(const struct suite *s, unsigned kind, struct suite_phase *ph)
 {
-	const struct suite_extra *x = &s->o.extra[kind];
+	const struct opt_strlist *x = &s->o.extra[kind];
 
 	for (unsigned i = 0; i < x->n; i++) {
 		size_t n = extra_prefix(x->v[i]);

@@ -37,7 +37,6 @@
 #include "job.h"
 #include "steady.h"
 
-#define SUITE_MAX_EXTRA 32      /* --*-args values */
 
 struct db_opts;
 
@@ -83,10 +82,6 @@ void suite_steady_release(struct suite_steady *st);
 
 /* Extra arguments for a kind of phase: "ARGS" for all, "NAME:ARGS" for one. */
 enum { EXTRA_PRE, EXTRA_SWEEP, EXTRA_APP, EXTRA_DB, EXTRA_N };
-struct suite_extra {
-	unsigned n;
-	const char *v[SUITE_MAX_EXTRA];
-};
 
 struct suite_opts {
 	const char *target, *json, *fs_dir;
@@ -95,8 +90,7 @@ struct suite_opts {
 	const char *profiles, *apps, *engine, *db, *db_workload;
 	struct opt_ulist threads, qd, write_sweep, app_threads, db_threads;
 	bool purge, direct, force;
-	const char *extra_last[EXTRA_N];        /* the last --*-args value (the table's field) */
-	struct suite_extra extra[EXTRA_N];      /* every --*-args value */
+	struct opt_strlist extra[EXTRA_N];      /* every --*-args value */
 };
 
 enum suite_kind { PH_PURGE, PH_FILL, PH_PRECOND, PH_SWEEP, PH_APP, PH_DB };
@@ -135,7 +129,7 @@ struct suite {
 	const struct suite_def *def;
 	char *defaults_words;           /* the suite's own arguments; option strings point here */
 	struct suite_opts o;
-	uint64_t given;                 /* options the user set, by row of suite_opt_table */
+	struct opt_tab tab;             /* suite_opt_table into @o; .given: what the user set */
 	uint64_t seed;
 	struct suite_phase *ph;
 	unsigned nph;

@@ -110,10 +110,8 @@ static void options_json(FILE *f, const struct suite *s)
 
 	fputs("  \"options\": {", f);
 	for (const struct opt_def *o = suite_opt_table; o->name; o++) {
-		const struct suite_extra *x = NULL;
-		for (unsigned k = 0; k < EXTRA_N; k++)
-			if (o->offset == offsetof(struct suite_opts, extra_last) + k * sizeof(char *))
-				x = &s->o.extra[k];
+		const struct opt_strlist *x = o->type == OPT_STRLIST ?
+			(const struct opt_strlist *)((const char *)&s->o + o->offset) : NULL;
 		if (x && !x->n)
 			continue;
 		fprintf(f, "%s\n    ", first ? "" : ",");

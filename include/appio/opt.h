@@ -2,10 +2,12 @@
  * opt.h - option tables and the parsers for sizes, lists and splits.
  *
  * Every option appio accepts is a row in a static table: the run options in
- * src/cli.c, and each plugin's own in its ops struct. The core parses argv
- * against the tables into the plugin's options struct (at @offset), applies
- * the defaults, and generates --help from the same rows, so help, defaults
- * and parsing cannot drift apart.
+ * src/job.c, the suite's in src/suite.c, and each plugin's own in its ops
+ * struct. One parser, opt_parse(), reads argv against an array of tables
+ * into their structs (at @offset), so every command accepts the same
+ * spellings; the defaults come from the same rows, and so does --help
+ * (opt_help), so help, defaults and parsing cannot drift apart. A unit test
+ * (tests/unit/test_registry.c) walks every table: unique names, help text.
  *
  * Parse functions return 0 or -EINVAL and, on failure, write into @err one
  * line that names the option and the accepted form, for example
@@ -35,11 +37,17 @@ enum opt_type {
 	OPT_SIZELIST,   /* struct opt_ulist of sizes: "4k,8k" */
 	OPT_SPLIT,      /* struct opt_split: "4k" or "512/10:1k/5:4k/85" */
 	OPT_DIST,       /* struct opt_dist: uniform | zipf:THETA | pareto:H | normal:SIGMA */
+	OPT_STRLIST,    /* struct opt_strlist: repeatable text, every value kept in order */
 };
 
 struct opt_ulist {
 	unsigned n;
 	uint64_t v[OPT_LIST_MAX];
+};
+
+struct opt_strlist {
+	unsigned n;
+	const char *v[OPT_LIST_MAX];    /* point into argv, like OPT_STR */
 };
 
 struct opt_split {
@@ -60,21 +68,67 @@ struct opt_dist {
 	double param;
 };
 
+enum opt_flags {
+	OPT_SECRET = 1 << 0,    /* a password: never written to a result, printed or echoed */
+	OPT_NONE   = 1 << 1,    /* OPT_ULIST/OPT_SIZELIST: "none" means an empty list */
+};
+
 struct opt_def {
-	const char *name;               /* long name without "--" */
+	const char *name;               /* long name without "--", words joined by '-' */
 	enum opt_type type;
 	size_t offset;                  /* where the value lives in the options struct */
 	const char *def;                /* default as text, parsed like user input; NULL = none */
 	const char *help;               /* one line; required (a test walks every table) */
 	const char *const *choices;     /* OPT_ENUM: NULL-terminated names */
 	uint64_t min, max;              /* OPT_UINT/OPT_SIZE/OPT_ULIST bounds; max 0 = none */
+	const char *alias;              /* another accepted name (e.g. another tool's), or NULL */
+	unsigned flags;                 /* enum opt_flags */
 };
 
 /* Table terminator. */
 #define OPT_END { .name = NULL }
 
-/* The row of @tab named @name, or NULL. */
+/* Rows a table may have: opt_tab.given has a bit per row. */
+#define OPT_TABLE_MAX 64
+
+/*
+ * The row of @tab named @name (or whose alias it is), or NULL. '_' in @name
+ * counts as '-', so SysBench's "--table_size" finds "table-size".
+ */
 const struct opt_def *opt_find(const struct opt_def *tab, const char *name);
+
+/* One table of a parse: its rows, the struct they fill, and which rows were given. */
+struct opt_tab {
+	const struct opt_def *defs;     /* OPT_END-terminated, at most OPT_TABLE_MAX rows */
+	void *dst;                      /* the options struct the rows' offsets point into */
+	uint64_t given;                 /* out: bit i set when row i was set by a marked parse */
+};
+
+enum opt_parse_flags {
+	OPT_MARK_GIVEN = 1 << 0,        /* record the rows set in opt_tab.given (the caller's
+					   arguments, as opposed to a preset's or defaults) */
+};
+
+/*
+ * Parse @argv (options only, argv[0] included) against @tabs in order: a name
+ * is looked up in each table in turn and the first row found wins. Accepted,
+ * the same everywhere:
+ *   --name value, --name=value, '_' for '-' in the name, a row's alias;
+ *   a bare boolean "--flag", optionally followed by a bool word (1, 0, yes,
+ *   no, on, off, true, false); --help or -h sets *@help and stops.
+ * @see names the help to point to in an error ("appio run oltp --help").
+ * Strings in @argv must outlive the destination structs (OPT_STR values
+ * point into them). Returns 0 or -EINVAL with one line in @err naming the
+ * option; a value already stored stays.
+ */
+int opt_parse(struct opt_tab *tabs, unsigned ntabs, int argc, char **argv, unsigned flags,
+	      bool *help, const char *see, char *err, size_t errlen);
+
+/* Was the row of @t named @name given by a marked parse? false for an unknown name. */
+bool opt_given(const struct opt_tab *t, const char *name);
+
+/* Is @s a word a bare boolean flag may be followed by (1, 0, yes, no, on, off, true, false)? */
+bool opt_is_bool_word(const char *s);
 
 /* Apply every default of @tab to the struct at @dst (rows without one are zeroed). */
 int opt_defaults(const struct opt_def *tab, void *dst, char *err, size_t errlen);
@@ -92,7 +146,10 @@ int opt_set(const struct opt_def *o, void *dst, const char *val, char *err, size
  */
 char *opt_format(const struct opt_def *o, const void *src, char *buf, size_t len);
 
-/* Print one help line per row of @tab: "  --name VALUE   help (default: X)". */
+/*
+ * Print one help line per row of @tab: "  --name VALUE   help (default: X)",
+ * with "(also --alias)" for a row that has one.
+ */
 void opt_help(FILE *f, const struct opt_def *tab);
 
 /* Standalone parsers, shared with job files and tests. */

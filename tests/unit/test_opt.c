@@ -555,6 +555,128 @@ static void test_help(void)
 	free(text);
 }
 
+/* A second table for opt_parse(): an alias, a secret, a repeatable and a list that takes "none". */
+struct topts2 {
+	uint64_t table_size;
+	const char *password;
+	struct opt_strlist extra;
+	struct opt_ulist sweep;
+	bool quiet;
+};
+
+static const struct opt_def tab2[] = {
+	{ "table-size", OPT_UINT, offsetof(struct topts2, table_size), "10", "rows",
+	  .alias = "rows-per-table" },
+	{ "password", OPT_STR, offsetof(struct topts2, password), NULL, "secret", .flags = OPT_SECRET },
+	{ "extra-args", OPT_STRLIST, offsetof(struct topts2, extra), NULL, "more" },
+	{ "sweep", OPT_ULIST, offsetof(struct topts2, sweep), "1,2", "points", .flags = OPT_NONE },
+	{ "quiet", OPT_BOOL, offsetof(struct topts2, quiet), NULL, "hush" },
+	OPT_END,
+};
+
+/* Parse the words of @line (space-separated, after a name) into fresh structs. */
+static int parse_line(const char *line, struct topts *a, struct topts2 *b, struct opt_tab t[2],
+		      bool *help, char *err, size_t errlen)
+{
+	static char buf[512];
+	static char *words[32];
+	char *save = NULL;
+	int n = 0;
+
+	memset(a, 0, sizeof(*a));
+	memset(b, 0, sizeof(*b));
+	CHECK(opt_defaults(tab, a, err, errlen) == 0 && opt_defaults(tab2, b, err, errlen) == 0, "%s", err);
+	t[0] = (struct opt_tab){ .defs = tab, .dst = a };
+	t[1] = (struct opt_tab){ .defs = tab2, .dst = b };
+	snprintf(buf, sizeof(buf), "%s", line);
+	words[n++] = "name";
+	for (char *w = strtok_r(buf, " ", &save); w && n < 31; w = strtok_r(NULL, " ", &save))
+		words[n++] = w;
+	*help = false;
+	err[0] = '\0';
+	return opt_parse(t, 2, n, words, OPT_MARK_GIVEN, help, "appio x --help", err, errlen);
+}
+
+static void test_parse_argv(void)
+{
+	struct topts a;
+	struct topts2 b;
+	struct opt_tab t[2];
+	char err[256];
+	bool help;
+
+	/* every spelling of a value, in both tables */
+	CHECK(parse_line("--threads 8 --size=2G --table_size 7 --rwmix=10", &a, &b, t, &help, err,
+			 sizeof(err)) == 0, "%s", err);
+	CHECK(a.count == 8 && a.size == (UINT64_C(2) << 30) && b.table_size == 7 && a.pct == 10,
+	      "values %llu %llu %llu %u", (unsigned long long)a.count, (unsigned long long)a.size,
+	      (unsigned long long)b.table_size, a.pct);
+	CHECK(opt_parse(t, 2, 2, (char *[]){ "n", "--table-size=9" }, 0, &help, "x", err, sizeof(err)) == 0 &&
+	      b.table_size == 9, "--table-size=9");
+	CHECK(parse_line("--rows_per_table 5", &a, &b, t, &help, err, sizeof(err)) == 0 && b.table_size == 5,
+	      "alias with '_': %s", err);
+	/* bare booleans, and a following bool word taken as their value */
+	CHECK(parse_line("--flag --quiet", &a, &b, t, &help, err, sizeof(err)) == 0 && a.flag && b.quiet,
+	      "bare flags");
+	CHECK(parse_line("--flag off --quiet yes --threads 2", &a, &b, t, &help, err, sizeof(err)) == 0 &&
+	      !a.flag && b.quiet && a.count == 2, "flag off, quiet yes");
+	CHECK(parse_line("--flag=no --quiet TRUE", &a, &b, t, &help, err, sizeof(err)) == 0 &&
+	      !a.flag && b.quiet, "--flag=no, quiet TRUE");
+	CHECK(parse_line("--flag 0", &a, &b, t, &help, err, sizeof(err)) == 0 && !a.flag, "--flag 0");
+	/* a word that is not a bool word is not the flag's value */
+	CHECK(parse_line("--flag extra", &a, &b, t, &help, err, sizeof(err)) == -EINVAL &&
+	      strstr(err, "unexpected argument 'extra'") && a.flag, "'%s'", err);
+	/* the given record: what the parse set, by table and row */
+	CHECK(parse_line("--threads 4 --rows-per-table 3", &a, &b, t, &help, err, sizeof(err)) == 0, "%s", err);
+	CHECK(opt_given(&t[0], "threads") && opt_given(&t[1], "table-size") && opt_given(&t[1], "table_size") &&
+	      !opt_given(&t[0], "size") && !opt_given(&t[1], "quiet") && !opt_given(&t[0], "nosuch"),
+	      "given %llx %llx", (unsigned long long)t[0].given, (unsigned long long)t[1].given);
+	CHECK(opt_parse(t, 2, 3, (char *[]){ "n", "--size", "1M" }, 0, &help, "x", err, sizeof(err)) == 0 &&
+	      !opt_given(&t[0], "size") && a.size == (1 << 20), "an unmarked parse records nothing");
+	/* the first table with the name wins */
+	CHECK(opt_find(tab2, "threads") == NULL && parse_line("--threads 3", &a, &b, t, &help, err,
+							       sizeof(err)) == 0 && a.count == 3, "threads");
+	/* repeatable text keeps every value; "none" empties a list that allows it */
+	CHECK(parse_line("--extra-args a --extra_args=b --sweep none", &a, &b, t, &help, err, sizeof(err)) == 0 &&
+	      b.extra.n == 2 && !strcmp(b.extra.v[0], "a") && !strcmp(b.extra.v[1], "b") && b.sweep.n == 0,
+	      "strlist %u, sweep %u: %s", b.extra.n, b.sweep.n, err);
+	CHECK(parse_line("--qd none", &a, &b, t, &help, err, sizeof(err)) == -EINVAL && strstr(err, "--qd"),
+	      "'none' only where a row allows it: '%s'", err);
+	/* --help and -h stop the parse */
+	CHECK(parse_line("--threads 2 --help --bogus", &a, &b, t, &help, err, sizeof(err)) == 0 && help,
+	      "--help");
+	CHECK(parse_line("-h", &a, &b, t, &help, err, sizeof(err)) == 0 && help, "-h");
+	/* errors name the option and where help is */
+	CHECK(parse_line("--bogus 1", &a, &b, t, &help, err, sizeof(err)) == -EINVAL &&
+	      strstr(err, "unknown option '--bogus'") && strstr(err, "appio x --help"), "'%s'", err);
+	CHECK(parse_line("--threads", &a, &b, t, &help, err, sizeof(err)) == -EINVAL &&
+	      strstr(err, "--threads needs a value"), "'%s'", err);
+	CHECK(parse_line("--threads 0", &a, &b, t, &help, err, sizeof(err)) == -EINVAL &&
+	      strstr(err, "--threads: ") && strstr(err, "out of range"), "'%s'", err);
+	CHECK(parse_line("--table-size x", &a, &b, t, &help, err, sizeof(err)) == -EINVAL &&
+	      strstr(err, "--table-size: invalid number 'x'"), "'%s'", err);
+	CHECK(parse_line("-x", &a, &b, t, &help, err, sizeof(err)) == -EINVAL &&
+	      strstr(err, "unexpected argument '-x'"), "'%s'", err);
+}
+
+/* A secret is never shown: not by opt_format, not as a default in help. */
+static void test_secret(void)
+{
+	struct topts2 b = { .password = "hunter2" };
+	char buf[64], *text = NULL;
+	size_t len;
+
+	opt_format(opt_find(tab2, "password"), &b, buf, sizeof(buf));
+	CHECK(!strstr(buf, "hunter2"), "formatted '%s'", buf);
+	FILE *f = open_memstream(&text, &len);
+	opt_help(f, tab2);
+	fclose(f);
+	CHECK(strstr(text, "--table-size N") && strstr(text, "(also --rows-per-table)"), "help '%s'", text);
+	CHECK(opt_is_bool_word("off") && opt_is_bool_word("1") && !opt_is_bool_word("2") &&
+	      !opt_is_bool_word(NULL), "bool words");
+	free(text);
+}
+
 int main(void)
 {
 	RUN(test_parse_size);
@@ -573,5 +695,7 @@ int main(void)
 	RUN(test_defaults);
 	RUN(test_find);
 	RUN(test_help);
+	RUN(test_parse_argv);
+	RUN(test_secret);
 	return check_done();
 }
