@@ -76,7 +76,6 @@ $(BIN): $(OBJS)
 	$(CC) $(CFLAGS) $(STD) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/emulators/%.o: CPPFLAGS += -Iemulators
-$(BUILD)/src/%.o: CPPFLAGS += -Iemulators   # until the database mode is a plugin like the others
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -1,6 +1,8 @@
 /*
  * cli.c - what the subcommands share: usage errors, finishing a run
- * (table, files, exit status), and 'appio list'.
+ * (table, files, exit status), and 'appio list', which prints every kind
+ * of plugin from its table: profiles, emulators, engines, and the named
+ * lists emulators declare (emu_ops.lists: database drivers, workloads).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -70,5 +72,14 @@ int cmd_list(int argc, char **argv)
 	for (const struct engine_ops *const *e = engine_table; *e; e++)
 		printf("  %-16s %s%s\n", (*e)->name, (*e)->desc,
 		       *e == engine_default() ? " (default)" : "");
+	/* what emulators bring of their own: database drivers, workloads... */
+	for (const struct emu_ops *const *e = emulator_table; *e; e++) {
+		for (const struct emu_list *l = (*e)->lists; l && l->title; l++) {
+			const char *name, *desc;
+			printf("\n%s:\n", l->title);
+			for (unsigned i = 0; l->item(i, &name, &desc); i++)
+				printf("  %-16s %s\n", name, desc);
+		}
+	}
 	return 0;
 }

@@ -34,7 +34,7 @@ int cli_finish(const struct result *res, int rc, const char *err,
 /* Subcommands (each parses its own argv, argv[0] being the subcommand). */
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
-int cmd_db(int argc, char **argv);          /* src/cmd_db.c: appio db prepare|run|cleanup */
+int cmd_action(int argc, char **argv);      /* src/cmd_run.c: appio EMULATOR ACTION [WORD] [options] */
 int cmd_suite(int argc, char **argv);       /* src/cmd_suite.c: appio suite quick|review */
 int cmd_report(int argc, char **argv);      /* src/cmd_report.c: appio report RESULT.json... */
 int cmd_compare(int argc, char **argv);     /* src/cmd_report.c: appio compare A.json B.json... */

@@ -1,11 +1,15 @@
 /*
  * cmd_run.c - 'appio run PROFILE [options]': a job from argv, a header, the
- * run, the table and files. Bad input exits 2 with one line.
+ * run, the table and files; and 'appio EMULATOR ACTION [WORD] [options]'
+ * for emulators with actions (emu_ops.actions), whose "run" is the same
+ * run. Bad input exits 2 with one line.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "appio/xalloc.h"
 #include "cli.h"
 #include "job.h"
 #include "suite.h"
@@ -16,6 +20,14 @@ static void print_header(const struct job *j, FILE *f)
 	const struct target *t = &j->target;
 	char sz[32];
 
+	if (j->emu->flags & EMU_NO_TARGET) {
+		fprintf(f, "appio %s: %s%s%s, %u point(s) x (%llu s ramp + %llu s), seed %llu\n",
+			APPIO_VERSION, j->emu->name, *j->about ? " " : "", j->about, j->npoints,
+			(unsigned long long)j->ro.ramp, (unsigned long long)j->ro.time,
+			(unsigned long long)j->ro.seed);
+		fflush(f);
+		return;
+	}
 	fprintf(f, "appio %s: %s on '%s' (%s, %s, logical block %u B%s%s), engine %s, %s,\n"
 	       "  %u point(s) x (%llu s ramp + %llu s), seed %llu\n", APPIO_VERSION,
 	       j->preset ? j->preset->name : j->emu->name, t->path, target_kind_name(t->kind),
@@ -46,37 +58,122 @@ static int precondition(struct job *j, struct suite_steady *st, struct result *p
 	return rc;
 }
 
-int cmd_run(int argc, char **argv)
+/* Parse a job from @argv (argv[0] its name); exits on bad input or after --help. */
+static void parse_or_exit(struct job *j, int argc, char **argv)
 {
-	struct job j;
-	struct result res;
 	char err[512] = "";
 
-	/* argv[0] is "run" (or "appio" when called as 'appio PROFILE') */
-	if (job_parse(&j, argc - 1, argv + 1, err, sizeof(err)))
+	if (job_parse(j, argc, argv, err, sizeof(err)))
 		cli_usage_error("%s", err);
-	if (j.help) {
-		job_help(j.emu ? &j : NULL, stdout);
-		job_release(&j);
-		return 0;
+	if (j->help) {
+		job_help(j->emu ? j : NULL, stdout);
+		job_release(j);
+		exit(0);
 	}
-	if (job_open_target(&j, err, sizeof(err)))
-		cli_usage_error("%s", err);
+}
+
+/*
+ * Open the target (or check the service), run, print the table, the files
+ * and the emulator's summary; releases @j. Returns the exit status.
+ */
+static int run_job(struct job *j)
+{
+	struct result res;
+	char err[600] = "";
+	int rc = job_open_target(j, err, sizeof(err));
+
+	if (rc) {
+		fprintf(stderr, "appio: %s\n", err);
+		job_release(j);
+		return rc == -EINVAL ? EXIT_USAGE : 1;
+	}
 
 	struct result pre;
 	struct suite_steady st = { 0 };
-	FILE *out = j.ro.json && !strcmp(j.ro.json, "-") ? stderr : stdout;
+	FILE *out = j->ro.json && !strcmp(j->ro.json, "-") ? stderr : stdout;
 	result_init(&res);
 	result_init(&pre);
-	job_describe(&j, &res);
-	print_header(&j, out);
-	int rc = j.ro.steady_state ? precondition(&j, &st, &pre, &res, out, err, sizeof(err)) : 0;
+	job_describe(j, &res);
+	print_header(j, out);
+	rc = j->ro.steady_state ? precondition(j, &st, &pre, &res, out, err, sizeof(err)) : 0;
 	if (!rc)
-		rc = job_run(&j, &res, true, &cli_interrupted, err, sizeof(err));
-	int status = cli_finish(&res, rc, err, j.ro.json, j.ro.csv);
+		rc = job_run(j, &res, true, &cli_interrupted, err, sizeof(err));
+	int status = cli_finish(&res, rc, err, j->ro.json, j->ro.csv);
+	if (j->emu->summary) {
+		j->emu->summary(j->eo, &res, out);
+		fflush(out);
+	}
 	result_release(&res);
 	result_release(&pre);
 	suite_steady_release(&st);
-	job_release(&j);
+	job_release(j);
+	return status;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct job j;
+
+	/* argv[0] is "run" (or "appio" when called as 'appio PROFILE') */
+	parse_or_exit(&j, argc - 1, argv + 1);
+	return run_job(&j);
+}
+
+static void action_names(const struct emu_ops *e, char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "run");
+	for (const struct emu_action *a = e->actions; a->name && n < len; a++)
+		n += (size_t)snprintf(buf + n, len - n, "%s %s", a[1].name ? "," : " or", a->name);
+}
+
+/* An action other than "run": its one line, or why it failed. */
+static int do_action(struct job *j, const struct emu_action *a)
+{
+	struct emu_action_out out;
+	char err[700] = "";
+	int rc = job_act(j, a, &cli_interrupted, &out, err, sizeof(err));
+
+	if (!rc)
+		printf("%s\n", out.line);
+	else
+		fprintf(stderr, "appio: %s %s: %s\n", j->emu->name, a->name, *err ? err : strerror(-rc));
+	job_release(j);
+	return !rc ? 0 : rc == -EINTR ? EXIT_INTERRUPTED : rc == -EINVAL ? EXIT_USAGE : 1;
+}
+
+int cmd_action(int argc, char **argv)
+{
+	const struct emu_ops *e = emulator_find(argv[0]);
+	char names[256], opt[64];
+	struct job j;
+
+	action_names(e, names, sizeof(names));
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		if (!job_parse(&j, 2, (char *[]){ argv[0], "--help", NULL }, opt, sizeof(opt)))
+			job_help(&j, stdout);
+		job_release(&j);
+		return argc < 2 ? EXIT_USAGE : 0;
+	}
+	const struct emu_action *a = NULL;
+	if (strcmp(argv[1], "run"))
+		for (a = e->actions; a->name && strcmp(a->name, argv[1]); a++)
+			;
+	if (a && !a->name)
+		cli_usage_error("%s: unknown action '%s' (expected %s)", e->name, argv[1], names);
+	/* "NAME ACTION WORD --opts" -> "NAME --WORD-OPTION WORD --opts" */
+	char **args = xcalloc((size_t)argc + 2, sizeof(*args));
+	int n = 0;
+	args[n++] = argv[0];
+	int i = 2;
+	if (e->action_word && i < argc && argv[i][0] != '-') {
+		snprintf(opt, sizeof(opt), "--%s", e->action_word);
+		args[n++] = opt;
+		args[n++] = argv[i++];
+	}
+	while (i < argc)
+		args[n++] = argv[i++];
+	parse_or_exit(&j, n, args);
+	int status = a ? do_action(&j, a) : run_job(&j);
+	free(args);
 	return status;
 }

@@ -19,17 +19,26 @@ static void print_help(const struct suite_def *d)
 	     "Evaluates a drive the way the reference reviews do, in one run: optional purge,\n"
 	     "sequential fill, then for each profile preconditioning at 16 threads x 16 I/Os in\n"
 	     "rounds until steady state (SNIA PTS) and a threads x queue-depth sweep, a\n"
-	     "write-percentage sweep, the application emulators, and a real-database OLTP run.\n"
+	     "write-percentage sweep, the application emulators, and a real-database run.\n"
 	     "One JSON document holds every phase; 'appio report' turns it into HTML.\n\nsuites:");
 	for (const struct suite_def *s = suite_table; s->name; s++)
 		printf("  %-8s %s\n", s->name, s->desc);
 	puts("\noptions (defaults are the review suite's):");
 	opt_help(stdout, suite_opt_table);
+	for (const struct emu_ops *const *e = emulator_table; *e; e++) {
+		const struct emu_preset *v = (*e)->suite_variants;
+		if (!v || !v->name)
+			continue;
+		printf("\nthe database run (%s): --db NAME\n", (*e)->name);
+		for (; v->name; v++)
+			printf("  %-8s %s\n", v->name, v->desc);
+	}
 	for (const struct suite_def *s = suite_table; s->name; s++)
 		if (!d || d == s)
 			printf("\n%s sets: %s\n", s->name, *s->args ? s->args : "(nothing: the defaults above)");
 	puts("\nEvery phase is an 'appio run' job: --pre-args, --sweep-args and --app-args add\n"
-	     "options to it ('--ramp 5' for all, '4k-randread:--time 60' for one).\n"
+	     "options to it ('--ramp 5' for all, '4k-randread:--time 60' for one), and\n"
+	     "--db-args to the database run.\n"
 	     "Exit status: 0 ok, 1 a phase failed (the others ran), 2 bad input,\n"
 	     "130 interrupted (the document keeps what ran).");
 }

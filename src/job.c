@@ -2,6 +2,7 @@
  * job.c - parse, validate, open and run one job (see job.h). Shared by
  * 'appio run' and the suite so that both accept exactly the same options.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -20,29 +21,31 @@
 #define R(field) offsetof(struct job_run_opts, field)
 const struct opt_def job_run_opt_table[] = {
 	{ "target", OPT_STR, R(target), "appio.dat",
-	  "file or block device to test (a folder for file-system emulators); a new file is laid out first" },
+	  "file or block device to test (a folder for file-system emulators); a new file is laid out first", .flags = OPT_TARGET },
 	{ "size", OPT_SIZE, R(size), NULL,
 	  "bytes of the target to use (k/M/G/T); a new file is 1G, a device is used whole",
-	  .min = 4096 },
+	  .min = 4096, .flags = OPT_TARGET },
 	{ "threads", OPT_ULIST, R(threads), "1",
 	  "worker threads, a comma list: each value is a sweep point (e.g. 2,4,8,16)",
 	  .min = 1, .max = 1024 },
 	{ "qd", OPT_ULIST, R(qd), "1",
-	  "I/Os in flight per thread, a comma list crossed with --threads", .min = 1, .max = 4096 },
+	  "I/Os in flight per thread, a comma list crossed with --threads", .min = 1, .max = 4096, .flags = OPT_TARGET },
 	{ "time", OPT_UINT, R(time), "30", "measured seconds per sweep point", .min = 1 },
 	{ "ramp", OPT_UINT, R(ramp), "0",
-	  "seconds of warm-up per point before measuring (not recorded)" },
+	  "seconds of warm-up per point before measuring (not recorded)", .alias = "warmup-time" },
 	{ "engine", OPT_STR, R(engine), NULL,
-	  "I/O engine: libaio (default when built), io_uring, sync, null (see 'appio list')" },
-	{ "direct", OPT_BOOL, R(direct), "1", "O_DIRECT: bypass the page cache (0 or 1)" },
+	  "I/O engine: libaio (default when built), io_uring, sync, null (see 'appio list')", .flags = OPT_TARGET },
+	{ "direct", OPT_BOOL, R(direct), "1", "O_DIRECT: bypass the page cache (0 or 1)", .flags = OPT_TARGET },
 	{ "write-sweep", OPT_ULIST, R(write_sweep), NULL,
 	  "run every point at each write percentage of a comma list, e.g. 0,30,50,70,100",
-	  .max = 100 },
+	  .max = 100, .flags = OPT_TARGET },
 	{ "json", OPT_STR, R(json), NULL, "write the result document to FILE (- for stdout)" },
 	{ "csv", OPT_STR, R(csv), NULL, "write per-second series to PREFIX_<class>.csv" },
 	{ "seed", OPT_UINT, R(seed), NULL, "random seed (default: a fresh one, saved in the result)" },
+	{ "report-interval", OPT_UINT, R(report_interval), "0",
+	  "also print a line on stderr every N measured seconds, terminal or not (0: none)" },
 	{ "force", OPT_BOOL, R(force), NULL,
-	  "allow writes to a block device that is mounted or holds a file system or partitions" },
+	  "allow writes to a block device that is mounted or holds a file system or partitions", .flags = OPT_TARGET },
 	{ "steady-state", OPT_BOOL, R(steady_state), NULL,
 	  "first precondition at the first point in rounds until steady state (SNIA PTS: 5 rounds "
 	  "within 20 % of their average, fitted change <= 10 %), then run the points" },
@@ -184,7 +187,7 @@ int job_open_target(struct job *j, char *err, size_t errlen)
 	char msg[512];
 
 	if (j->emu->flags & EMU_NO_TARGET)
-		return 0;
+		return j->emu->check ? j->emu->check(j->eo, j->about, sizeof(j->about), err, errlen) : 0;
 	if (j->emu->flags & EMU_TARGET_DIR) {
 		/* a comma list spreads the emulator over several folders: make each */
 		char *spec = xstrdup(j->ro.target), *save = NULL;
@@ -232,14 +235,44 @@ void job_describe(const struct job *j, struct result *res)
 	gmtime_r(&now, &tm);
 	strftime(res->started, sizeof(res->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	res->seed = j->ro.seed;
-	snprintf(res->workload, sizeof(res->workload), "%s", j->emu->name);
+	const char *name, *engine;
+	job_names(j, &name, &engine);
+	snprintf(res->workload, sizeof(res->workload), "%s", name);
 	snprintf(res->preset, sizeof(res->preset), "%s", j->preset ? j->preset->name : "");
-	snprintf(res->engine, sizeof(res->engine), "%s",
-		 j->emu->flags & EMU_NO_TARGET ? "" : j->engine->name);
+	snprintf(res->engine, sizeof(res->engine), "%s", engine);
 	for (int k = 0; k < 2; k++)
 		for (const struct opt_def *o = tabs[k]; o && o->name; o++)
-			if (strcmp(o->name, "json") && strcmp(o->name, "csv"))
+			if (strcmp(o->name, "json") && strcmp(o->name, "csv") && !(o->flags & OPT_SECRET) &&
+			    !(k == 0 && (j->emu->flags & EMU_NO_TARGET) && (o->flags & OPT_TARGET)))
 				result_add_opt(res, o->name, opt_format(o, src[k], buf, sizeof(buf)));
+}
+
+void job_names(const struct job *j, const char **name, const char **engine)
+{
+	*name = j->emu->name;
+	*engine = j->emu->flags & EMU_NO_TARGET ? "" : j->engine->name;
+	if (j->emu->describe)
+		j->emu->describe(j->eo, name, engine);
+}
+
+const struct emu_action *job_action(const struct job *j, const char *name)
+{
+	for (const struct emu_action *a = j->emu->actions; a && a->name; a++)
+		if (!strcmp(a->name, name))
+			return a;
+	return NULL;
+}
+
+int job_act(struct job *j, const struct emu_action *a, volatile sig_atomic_t *stop,
+	    struct emu_action_out *out, char *err, size_t errlen)
+{
+	struct emu_action_args args = { .opts = j->eo, .seed = j->ro.seed, .stop = stop };
+
+	for (unsigned i = 0; i < j->ro.threads.n; i++)
+		if (j->ro.threads.v[i] > args.threads)
+			args.threads = (unsigned)j->ro.threads.v[i];
+	memset(out, 0, sizeof(*out));
+	return a->fn(&args, out, err, errlen);
 }
 
 int job_run(struct job *j, struct result *res, bool progress,
@@ -252,6 +285,7 @@ int job_run(struct job *j, struct result *res, bool progress,
 		.target_spec = j->ro.target, .points = j->points, .npoints = j->npoints,
 		.time_ns = j->ro.time * 1000000000ULL, .ramp_ns = j->ro.ramp * 1000000000ULL,
 		.seed = j->ro.seed, .progress = progress,
+		.report_interval_s = (unsigned)j->ro.report_interval,
 		/* saved after every point, except to stdout: one document there, at the end */
 		.json_path = j->ro.json && strcmp(j->ro.json, "-") ? j->ro.json : NULL,
 		.interrupted = interrupted,
@@ -273,11 +307,28 @@ void job_help(const struct job *j, FILE *f)
 			emu->default_args ? emu->default_args : "", emu->default_args ? ")\n" : "");
 	else
 		fputs("usage: appio run PROFILE|EMULATOR [options]   ('appio list' shows them)\n\n", f);
+	if (emu && emu->actions) {
+		char word[64] = "";
+		for (size_t i = 0; emu->action_word && emu->action_word[i] && i + 2 < sizeof(word); i++)
+			word[i + 1] = (char)toupper((unsigned char)emu->action_word[i]);
+		word[0] = emu->action_word ? ' ' : '\0';
+		fprintf(f, "  or: appio %s ACTION%s [options]\n\nactions:\n  %-16s %s\n", emu->name, word,
+			"run", "measure: one point per --threads value");
+		for (const struct emu_action *a = emu->actions; a->name; a++)
+			fprintf(f, "  %-16s %s\n", a->name, a->desc);
+		fputc('\n', f);
+	}
 	fputs("run options:\n", f);
 	opt_help(f, job_run_opt_table);
 	if (emu && emu->opts && emu->opts[0].name) {
 		fprintf(f, "\n%s options:\n", emu->name);
 		opt_help(f, emu->opts);
+	}
+	for (const struct emu_list *l = emu ? emu->lists : NULL; l && l->title; l++) {
+		const char *name, *desc;
+		fprintf(f, "\n%s:\n", l->title);
+		for (unsigned i = 0; l->item(i, &name, &desc); i++)
+			fprintf(f, "  %-16s %s\n", name, desc);
 	}
 	fputs("\nsizes take k, M, G, T (powers of 1024); times are seconds. Exit status: 0 ok,\n"
 	      "1 the run failed, 2 bad input, 130 interrupted (results so far are kept).\n", f);

@@ -24,7 +24,7 @@ struct job_run_opts {
 	const char *target;
 	uint64_t size;
 	struct opt_ulist threads, qd, write_sweep;
-	uint64_t time, ramp, seed;
+	uint64_t time, ramp, seed, report_interval;
 	const char *engine, *json, *csv;
 	bool direct, force;
 	bool steady_state;                      /* precondition to steady state first (src/suite.h) */
@@ -44,6 +44,7 @@ struct job {
 	struct emu_point *points;
 	unsigned npoints;
 	struct target target;
+	char about[256];                        /* EMU_NO_TARGET: what emu->check() found */
 };
 
 /* The run options every job accepts (for help and for the suite). */
@@ -59,8 +60,24 @@ int job_parse(struct job *j, int argc, char **argv, char *err, size_t errlen);
 /* Was run option @name given by the caller (not a default)? */
 bool job_given(const struct job *j, const char *name);
 
-/* Open (create, lay out) the target the job names. */
+/*
+ * Open (create, lay out) the target the job names; for an emulator without
+ * a target (EMU_NO_TARGET), run its check() instead (filling j->about).
+ */
 int job_open_target(struct job *j, char *err, size_t errlen);
+
+/* The workload and engine names the result gives this job (emu_ops.describe). */
+void job_names(const struct job *j, const char **name, const char **engine);
+
+/* The emulator's action named @name, or NULL. */
+const struct emu_action *job_action(const struct job *j, const char *name);
+
+/*
+ * Run action @a with the job's options, seed and largest --threads value
+ * (see struct emu_action for the return values).
+ */
+int job_act(struct job *j, const struct emu_action *a, volatile sig_atomic_t *stop,
+	    struct emu_action_out *out, char *err, size_t errlen);
 
 /* Fill @res's header (workload, options, seed, start time) for this job. */
 void job_describe(const struct job *j, struct result *res);

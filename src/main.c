@@ -19,11 +19,12 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fputs("appio " APPIO_VERSION " - application-level workload emulator for storage drives\n\n"
-	      "usage: appio list                       profiles, emulators and engines\n"
+	      "usage: appio list                       profiles, emulators, engines and their parts\n"
 	      "       appio run PROFILE [options]      run a profile or emulator (see --help)\n"
 	      "       appio PROFILE [options]          the same\n"
-	      "       appio db prepare|run|cleanup WORKLOAD [options]\n"
-	      "                                        SysBench-style OLTP on a real database\n"
+	      "       appio EMULATOR ACTION [WORD] [options]\n"
+	      "                                        an emulator's actions, e.g. 'appio db\n"
+	      "                                        prepare|run|cleanup WORKLOAD' (real databases)\n"
 	      "       appio suite quick|review [options]\n"
 	      "                                        a whole drive evaluation (see --help)\n"
 	      "       appio report RESULT.json... [-o report.html]\n"
@@ -53,14 +54,14 @@ int main(int argc, char **argv)
 		return cmd_list(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "run"))
 		return cmd_run(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "db"))
-		return cmd_db(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "suite"))
 		return cmd_suite(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
+	if (emulator_find(argv[1]) && emulator_find(argv[1])->actions)
+		return cmd_action(argc - 1, argv + 1);  /* "appio db prepare oltp_read_write ..." */
 	if (emu_preset_find(argv[1]) || emulator_find(argv[1]))
 		return cmd_run(argc, argv);   /* "appio 4k-randread ..." */
 	cli_usage_error("unknown command or profile '%s' (see 'appio --help' and 'appio list')", argv[1]);

@@ -13,6 +13,7 @@ extern const struct engine_ops engine_sync, engine_libaio, engine_io_uring, engi
 extern const struct emu_ops emu_profile;
 extern const struct emu_ops emu_oltp, emu_tpcc;
 extern const struct emu_ops emu_nosql, emu_fileserver_fs, emu_webserver_fs, emu_mailserver_fs;
+extern const struct emu_ops emu_db;
 
 const struct engine_ops *const engine_table[] = {
 #ifdef HAVE_LIBAIO
@@ -34,6 +35,7 @@ const struct emu_ops *const emulator_table[] = {
 	&emu_fileserver_fs,
 	&emu_webserver_fs,
 	&emu_mailserver_fs,
+	&emu_db,
 	NULL,
 };
 

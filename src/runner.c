@@ -336,6 +336,11 @@ static void copy_target(struct result *res, const struct target *t)
 	res->target.fd = -1;
 }
 
+void emu_info(struct emu_run *run, const char *key, const char *val)
+{
+	result_add_info(run->result, key, val);
+}
+
 int runner_run(const struct run_config *cfg, struct result *res, char *err, size_t errlen)
 {
 	const struct emu_ops *emu = cfg->emu;
@@ -343,6 +348,7 @@ int runner_run(const struct run_config *cfg, struct result *res, char *err, size
 		.ops = emu, .opts = cfg->emu_opts, .target = cfg->target,
 		.target_spec = cfg->target_spec, .seed = cfg->seed,
 		.preset = cfg->preset, .max_io = 64 * 1024, .writes = emu->flags & EMU_WRITES,
+		.result = res,
 	};
 	int rc = 0;
 
@@ -351,6 +357,8 @@ int runner_run(const struct run_config *cfg, struct result *res, char *err, size
 	copy_target(res, cfg->target);
 	if (emu->setup && (rc = emu->setup(&er, err, errlen)) != 0)
 		goto out;
+	if (emu->info)
+		emu->info(&er);
 	for (unsigned i = 0; i < cfg->npoints; i++) {
 		char werr[256];
 		rc = run_point(cfg, &er, i, res, err, errlen);

@@ -19,7 +19,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "db/db_oltp.h"
 #include "appio/runner.h"
 #include "suite.h"
 #include "appio/xalloc.h"
@@ -67,14 +66,12 @@ const struct opt_def suite_opt_table[] = {
 	{ "fs-dir", OPT_STR, S(fs_dir), NULL,
 	  "folder for the file-system emulators (default: appio-suite-fs beside a file target)" },
 	{ "db", OPT_STR, S(db), NULL,
-	  "driver of the real-database run: sqlite, mysql, pgsql or none (default: sqlite beside "
-	  "a file target, none for a device)" },
-	{ "db-workload", OPT_STR, S(db_workload), "oltp_read_write", "SysBench workload of the database run" },
-	{ "db-threads", OPT_ULIST, S(db_threads), "2,4,8,16,32", "client threads of the database run",
-	  .min = 1, .max = 4096 },
-	{ "db-time", OPT_UINT, S(db_time), "60", "measured seconds per database point", .min = 1 },
-	{ "db-tables", OPT_UINT, S(db_tables), "4", "tables of the database run", .min = 1 },
-	{ "db-table-size", OPT_UINT, S(db_table_size), "100000", "rows per table of the database run" },
+	  "the database run: 'none', or a variant of it as listed below (default: the first beside "
+	  "a file target, none on a device)" },
+	{ "db-threads", OPT_ULIST, S(db_threads), NULL,
+	  "client threads of the database run (default: its emulator's own)", .min = 1, .max = 1024 },
+	{ "db-time", OPT_UINT, S(db_time), NULL,
+	  "measured seconds per database point (default: its emulator's own)", .min = 1 },
 	{ "engine", OPT_STR, S(engine), NULL, "I/O engine of every phase (see 'appio list')" },
 	{ "direct", OPT_BOOL, S(direct), "1", "O_DIRECT for every phase (0 or 1)" },
 	{ "force", OPT_BOOL, S(force), NULL,
@@ -88,8 +85,7 @@ const struct opt_def suite_opt_table[] = {
 	{ "app-args", OPT_STRLIST, S(extra[EXTRA_APP]), NULL,
 	  "more 'appio run' options for the applications: 'ARGS' or 'EMULATOR:ARGS' (repeatable)" },
 	{ "db-args", OPT_STRLIST, S(extra[EXTRA_DB]), NULL,
-	  "more 'appio db run' options for the database run, e.g. '--mysql-socket /run/x.sock' "
-	  "(repeatable)" },
+	  "more options for the database run ('appio db --help'), e.g. '--tables 8' (repeatable)" },
 	OPT_END,
 };
 #undef S
@@ -101,7 +97,7 @@ const struct suite_def suite_table[] = {
 	{ "quick", "the same shape scaled down: about 5 minutes on a 1 GiB file, SQLite for the "
 	  "database step",
 	  "--size 1G --fill-passes 1 --round-time 2 --max-rounds 5 --threads 2 --qd 2,16 --time 2 "
-	  "--write-sweep 0,50,100 --db-threads 2,8 --db-time 5 --db-tables 1 --db-table-size 10000" },
+	  "--write-sweep 0,50,100" },
 	{ NULL, NULL, NULL },
 };
 
@@ -497,62 +493,79 @@ static int plan_apps(struct suite *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* 'appio db run' options as SysBench spells them too (--table_size, --db-driver). */
-static int db_apply(struct db_opts *o, char **argv, int argc, char *err, size_t errlen)
+/* The scratch folder of a phase whose arguments use "{dir}": made once, owned by the phase. */
+static const char *scratch_dir(struct suite *s, struct suite_phase *ph)
 {
-	for (int i = 0; i < argc; i++) {
-		char name[64];
-		const char *arg = argv[i] + 2, *val = strchr(arg, '=');
-		if (strncmp(argv[i], "--", 2))
-			return suite_fail(err, errlen, "suite: --db-args: unexpected argument '%s'", argv[i]);
-		snprintf(name, sizeof(name), "%.*s", (int)(val ? (size_t)(val - arg) : strlen(arg)), arg);
-		for (char *p = name; *p; p++)
-			*p = *p == '_' ? '-' : *p;
-		const struct opt_def *d = opt_find(db_opt_table, strcmp(name, "db-driver") ? name : "driver");
-		if (!d || !strcmp(name, "json"))
-			return suite_fail(err, errlen, "suite: --db-args: unknown option '--%s' (see 'appio db --help')", name);
-		if (val)
-			val++;
-		else if (d->type != OPT_BOOL || (i + 1 < argc && strncmp(argv[i + 1], "--", 2)))
-			val = i + 1 < argc ? argv[++i] : NULL;
-		if (!val && d->type != OPT_BOOL)
-			return suite_fail(err, errlen, "suite: --db-args: --%s needs a value", name);
-		if (opt_set(d, o, val, err, errlen))
-			return -EINVAL;
+	if (!ph->scratch)
+		ph->scratch = beside_target(s, "appio-suite-scratch");
+	return ph->scratch;
+}
+
+/* As add_words(), with "{dir}" in a word standing for the phase's scratch folder. */
+static void add_words_dir(struct suite *s, struct suite_phase *ph, const char *line)
+{
+	char *copy = xstrdup(line), *save = NULL, w[4200];
+
+	for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		const char *d = strstr(t, "{dir}");
+		if (d)
+			snprintf(w, sizeof(w), "%.*s%s%s", (int)(d - t), t, scratch_dir(s, ph), d + 5);
+		add_word(ph, d ? w : t);
 	}
+	free(copy);
+}
+
+/* --db: the variant of @e it names, the first by default on a file, or none. */
+static int pick_variant(const struct suite *s, const struct emu_ops *e, const struct emu_preset **v,
+			char *err, size_t errlen)
+{
+	char names[256] = "none";
+
+	*v = NULL;
+	if (!s->o.db)
+		*v = s->target_is_dev || !e->suite_variants || !e->suite_variants->name ? NULL : e->suite_variants;
+	for (const struct emu_preset *p = e->suite_variants; s->o.db && p && p->name; p++) {
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), ", %s", p->name);
+		if (!strcmp(p->name, s->o.db))
+			*v = p;
+	}
+	if (s->o.db && strcmp(s->o.db, "none") && !*v)
+		return suite_fail(err, errlen, "suite: --db: unknown database run '%s' (expected one of: %s)",
+				  s->o.db, names);
 	return 0;
 }
 
-static int plan_db(struct suite *s, char *err, size_t errlen)
+/*
+ * The runs of outside services (EMU_NO_TARGET emulators with suite
+ * arguments): their suite arguments, the --db variant's, then the suite's
+ * --db-* options.
+ */
+static int plan_services(struct suite *s, char *err, size_t errlen)
 {
-	const char *drv = s->o.db ? s->o.db : s->target_is_dev ? "none" : "sqlite";
-	char name[96];
+	bool quick = !strcmp(s->name, "quick");
 
-	if (!strcmp(drv, "none"))
-		return 0;
-	snprintf(name, sizeof(name), "database %s", s->o.db_workload);
-	struct suite_phase *ph = new_phase(s, PH_DB, s->o.db_workload, name);
-	add_opt(ph, "driver", "%s", drv);
-	add_opt(ph, "tables", "%llu", (unsigned long long)s->o.db_tables);
-	add_opt(ph, "table-size", "%llu", (unsigned long long)s->o.db_table_size);
-	add_list(ph, "threads", &s->o.db_threads);
-	add_opt(ph, "time", "%llu", (unsigned long long)s->o.db_time);
-	add_opt(ph, "seed", "%llu", (unsigned long long)((s->seed + 7919ULL * s->nph) & ((1ULL << 53) - 1)));
-	if (!strcmp(drv, "sqlite")) {
-		ph->db_file = beside_target(s, "appio-suite-sqlite.db");
-		add_opt(ph, "sqlite-db", "%s", ph->db_file);
-	}
-	add_extras(s, EXTRA_DB, ph);
-
-	ph->db = xcalloc(1, sizeof(*ph->db));
-	if (opt_defaults(db_opt_table, ph->db, err, errlen) ||
-	    db_apply(ph->db, ph->argv, ph->argc, err, errlen))
-		return -EINVAL;
-	ph->db->workload = s->o.db_workload;
-	if (db_opts_check(ph->db, err, errlen)) {
-		char msg[512];
-		snprintf(msg, sizeof(msg), "%s", err);
-		return suite_fail(err, errlen, "suite: database run: %s", msg);
+	for (const struct emu_ops *const *e = emulator_table; *e; e++) {
+		const char *args = quick ? (*e)->suite_quick_args : (*e)->suite_review_args;
+		const struct emu_preset *v;
+		char name[96];
+		if (!((*e)->flags & EMU_NO_TARGET) || !args)
+			continue;
+		int rc = pick_variant(s, *e, &v, err, errlen);
+		if (rc)
+			return rc;
+		if (!v)
+			continue;
+		snprintf(name, sizeof(name), "database %s", (*e)->name);
+		struct suite_phase *ph = new_phase(s, PH_DB, (*e)->name, name);
+		add_word(ph, (*e)->name);
+		add_opt(ph, "seed", "%llu", (unsigned long long)((s->seed + 7919ULL * s->nph) & ((1ULL << 53) - 1)));
+		add_words_dir(s, ph, args);
+		add_words_dir(s, ph, v->args);
+		if (s->o.db_threads.n)
+			add_list(ph, "threads", &s->o.db_threads);
+		if (suite_given(s, "db-time"))
+			add_opt(ph, "time", "%llu", (unsigned long long)s->o.db_time);
+		add_extras(s, EXTRA_DB, ph);
 	}
 	return 0;
 }
@@ -594,9 +607,8 @@ static double estimate(const struct suite *s, const struct suite_phase *ph)
 		return 2 + (double)s->o.fill_passes * (double)(s->o.size ? s->o.size : 1ULL << 30) / 300e6;
 	case PH_PRECOND:
 		return (double)j->ro.max_rounds * ((double)j->ro.round_time + 0.3);
-	case PH_DB:
-		return (double)ph->db->threads.n * (double)(ph->db->time + ph->db->warmup_time) +
-		       (double)(ph->db->tables * ph->db->table_size) / 20000.0 + 1;
+	case PH_DB:     /* and a guess for loading the data */
+		return j->npoints * per_point + 30;
 	default:
 		return ph->skip_reason ? 0 : j->npoints * per_point;
 	}
@@ -608,11 +620,16 @@ static int parse_jobs(struct suite *s, char *err, size_t errlen)
 
 	for (unsigned i = 0; i < s->nph; i++) {
 		struct suite_phase *ph = &s->ph[i];
-		if (ph->kind != PH_DB && !ph->skip_reason &&
-		    job_parse(&ph->job, ph->argc, ph->argv, msg, sizeof(msg)))
+		if (!ph->skip_reason && job_parse(&ph->job, ph->argc, ph->argv, msg, sizeof(msg)))
 			return suite_fail(err, errlen, "suite: %s: %s", ph->name, msg);
 		if (ph->job.help)
 			return suite_fail(err, errlen, "suite: %s: --help is not an option of a phase", ph->name);
+		if (ph->kind == PH_DB) {        /* named as its result names it: "database oltp_read_write" */
+			const char *name, *engine;
+			job_names(&ph->job, &name, &engine);
+			ph->subject = name;
+			snprintf(ph->name, sizeof(ph->name), "database %s", name);
+		}
 		ph->est_s = estimate(s, ph);
 	}
 	return 0;
@@ -630,7 +647,7 @@ int suite_plan(struct suite *s, char *err, size_t errlen)
 	s->target_is_dev = !stat(s->o.target, &st) && S_ISBLK(st.st_mode);
 	plan_devices(s);
 	if ((rc = plan_profiles(s, err, errlen)) || (rc = plan_apps(s, err, errlen)) ||
-	    (rc = plan_db(s, err, errlen)) || (rc = check_extras(s, err, errlen)))
+	    (rc = plan_services(s, err, errlen)) || (rc = check_extras(s, err, errlen)))
 		return rc;
 	if (!s->nph)
 		return suite_fail(err, errlen, "suite: nothing to run (every phase was turned off)");
@@ -673,7 +690,7 @@ void suite_print_plan(const struct suite *s, FILE *f)
 			continue;
 		}
 		fprintf(f, "<= %-12s", suite_fmt_duration(ph->est_s, d, sizeof(d)));
-		for (int w = ph->kind == PH_DB ? 0 : 1; w < ph->argc; w++)
+		for (int w = 1; w < ph->argc; w++)
 			fprintf(f, " %s", ph->argv[w]);
 		fputc('\n', f);
 		total += ph->est_s;
@@ -690,8 +707,7 @@ void suite_release(struct suite *s)
 		for (int w = 0; w < ph->argc; w++)
 			free(ph->argv[w]);
 		free(ph->argv);
-		free(ph->db);
-		free(ph->db_file);
+		free(ph->scratch);
 		free(ph->error);
 		free(ph->json);
 		result_release(&ph->res);

@@ -1,13 +1,15 @@
 /*
  * suite.h - the review method of METHODOLOGY.md as one run: purge, fill,
  * per-profile preconditioning to steady state and thread x queue-depth
- * sweeps, a write-percentage sweep, the application emulators and a
- * real-database OLTP run, recorded in one JSON document rewritten (atomically)
- * as the suite goes, so an interrupted suite leaves a readable partial result.
+ * sweeps, a write-percentage sweep, the application emulators and the runs
+ * of outside services (EMU_NO_TARGET emulators: the real database), recorded
+ * in one JSON document rewritten (atomically) as the suite goes, so an
+ * interrupted suite leaves a readable partial result.
  *
- * Every phase except purge and the database run is a job (src/job.h) built
- * from an argument list, so it accepts exactly the options 'appio run' does.
- * The plan is built and every job parsed before anything runs: a typo in an
+ * Every phase is a job (src/job.h) built from an argument list, so it
+ * accepts exactly the options 'appio run' does; a database phase also runs
+ * the emulator's "cleanup" and "prepare" actions around its run. The plan
+ * is built and every job parsed before anything runs: a typo in an
  * override is bad input at once, not a failure hours later.
  *
  * Suite document (format_version 1):
@@ -18,7 +20,8 @@
  *              "interrupted"|"skipped"), error?, reason?, elapsed_s,
  *              headline { metric, value, at }?,
  *              steady_state {...}? (see steady.h), fill { bytes, passes }?,
- *              purge { method, bytes }?, prepare { rows, load_s }?,
+ *              purge { method, bytes }?, driver? (database: the result's engine),
+ *              prepare { rows, load_s }? (database: what its prepare action made),
  *              result { the document 'appio run' writes for the phase } } ]
  *
  * Only the main thread calls these. Functions return 0 or -errno with one
@@ -37,8 +40,6 @@
 #include "job.h"
 #include "steady.h"
 
-
-struct db_opts;
 
 /* A suite: its name, a line for people, and its defaults as arguments. */
 struct suite_def {
@@ -80,14 +81,14 @@ void suite_steady_release(struct suite_steady *st);
 
 /* ---- the suite ---- */
 
-/* Extra arguments for a kind of phase: "ARGS" for all, "NAME:ARGS" for one. */
+/* Extra arguments for a kind of phase (--*-args): "ARGS" for all, "NAME:ARGS" for one. */
 enum { EXTRA_PRE, EXTRA_SWEEP, EXTRA_APP, EXTRA_DB, EXTRA_N };
 
 struct suite_opts {
 	const char *target, *json, *fs_dir;
 	uint64_t size, fill_passes, round_time, max_rounds, pre_threads, pre_qd;
-	uint64_t time, ramp, app_time, db_time, db_tables, db_table_size, seed;
-	const char *profiles, *apps, *engine, *db, *db_workload;
+	uint64_t time, ramp, app_time, db_time, seed;
+	const char *profiles, *apps, *engine, *db;
 	struct opt_ulist threads, qd, write_sweep, app_threads, db_threads;
 	bool purge, direct, force;
 	struct opt_strlist extra[EXTRA_N];      /* every --*-args value */
@@ -101,11 +102,10 @@ struct suite_phase {
 	enum suite_kind kind;
 	char name[96];                  /* unique in the suite: "sweep 4k-randread" */
 	const char *subject;            /* profile, emulator or database workload */
-	char **argv;                    /* job (or 'appio db run') arguments; owned */
+	char **argv;                    /* job arguments; owned */
 	int argc;
-	struct job job;                 /* parsed at plan time (not for purge, db) */
-	struct db_opts *db;             /* PH_DB: parsed options; owned */
-	char *db_file;                  /* PH_DB on SQLite: the file to remove afterwards */
+	struct job job;                 /* parsed at plan time */
+	char *scratch;                  /* "{dir}" in its arguments: a folder removed afterwards; owned */
 	double est_s;                   /* longest it may take */
 	const char *skip_reason;        /* planned but not run, and why */
 	/* outcome */
@@ -115,7 +115,7 @@ struct suite_phase {
 	double elapsed_s;
 	struct result res;              /* while running; released once @json is made */
 	struct suite_steady st;         /* PH_PRECOND */
-	uint64_t fill_bytes, purge_bytes, prep_rows;
+	uint64_t fill_bytes, purge_bytes, prep_rows;   /* prep_*: the prepare action's items, seconds */
 	double prep_s;
 	const char *purge_method;
 	const char *head_metric;        /* headline: "IOPS", "MB/s", "TPS" */

@@ -4,6 +4,7 @@
  * starts, after every preconditioning round and sweep point, and when a
  * phase ends, so whatever stops the suite leaves a readable document.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/falloc.h>
@@ -12,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "db/db_oltp.h"
 #include "appio/runner.h"
 #include "json_write.h"
 #include "suite.h"
@@ -64,8 +65,12 @@ static void phase_facts(FILE *f, const struct suite_phase *ph)
 		json_str(f, ph->purge_method);
 		fprintf(f, ", \"bytes\": %llu}", (unsigned long long)ph->purge_bytes);
 	}
-	if (ph->kind == PH_DB)
-		fprintf(f, ", \"driver\": \"%s\"", db_driver_names[ph->db->driver]);
+	if (ph->kind == PH_DB && ph->job.emu) {
+		const char *name, *engine;
+		job_names(&ph->job, &name, &engine);
+		fputs(", \"driver\": ", f);
+		json_str(f, engine);
+	}
 	if (ph->kind == PH_DB && ph->status != ST_PENDING)
 		fprintf(f, ",\n     \"prepare\": {\"rows\": %llu, \"load_s\": %.2f}",
 			(unsigned long long)ph->prep_rows, ph->prep_s);
@@ -341,58 +346,55 @@ static int run_sweep(struct suite *s, struct suite_phase *ph, char *err, size_t 
 	return rc;
 }
 
-static void db_describe(const struct suite_phase *ph, struct result *res, uint64_t seed)
+/* Empty and remove a phase's scratch folder (files only: what a database left). */
+static void remove_scratch(const char *dir)
 {
-	const struct db_opts *o = ph->db;
-	char buf[1024];
-
-	utc_now(res->started, sizeof(res->started));
-	res->seed = seed;
-	snprintf(res->workload, sizeof(res->workload), "%s", o->workload);
-	snprintf(res->engine, sizeof(res->engine), "%s", db_driver_names[o->driver]);
-	result_add_opt(res, "workload", o->workload);
-	for (const struct opt_def *d = db_opt_table; d->name; d++)
-		if (!strstr(d->name, "password") && strcmp(d->name, "json"))
-			result_add_opt(res, d->name, opt_format(d, o, buf, sizeof(buf)));
-	result_add_info(res, "driver", db_driver_names[o->driver]);
-}
-
-static void db_remove_file(const char *path)
-{
-	static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
+	DIR *d = dir ? opendir(dir) : NULL;
+	struct dirent *e;
 	char p[4200];
 
-	for (size_t i = 0; path && i < sizeof(suffix) / sizeof(suffix[0]); i++) {
-		snprintf(p, sizeof(p), "%s%s", path, suffix[i]);
-		unlink(p);
+	if (!d)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+			unlink(p);
+		}
 	}
+	closedir(d);
+	rmdir(dir);
 }
 
-static int run_db(struct suite *s, struct suite_phase *ph, char *err, size_t errlen)
+/*
+ * A run of an outside service: cleanup (what an interrupted suite left) and
+ * prepare when the emulator has them, its check, the run, cleanup again.
+ */
+static int run_service(struct suite *s, struct suite_phase *ph, char *err, size_t errlen)
 {
-	const struct db_opts *o = ph->db;
-	struct emu_point pts[OPT_LIST_MAX];
-	struct db_prep_stats ps;
+	struct job *j = &ph->job;
+	const struct emu_action *prep = job_action(j, "prepare"), *clean = job_action(j, "cleanup");
+	struct emu_action_out out;
 	char cerr[600];
-	uint64_t seed = o->seed;
+	int rc = 0;
 
-	db_describe(ph, &ph->res, seed);
-	db_load_cleanup(o, cerr, sizeof(cerr));         /* what an interrupted suite left */
-	int rc = db_load_prepare(o, seed, s->stop, &ps, err, errlen);
-	ph->prep_rows = rc ? 0 : ps.rows;
-	ph->prep_s = rc ? 0 : ps.load_s + ps.index_s;
-	if (!rc) {
-		for (unsigned i = 0; i < o->threads.n; i++)
-			pts[i] = (struct emu_point){ .threads = (unsigned)o->threads.v[i], .qd = 1, .write_pct = -1 };
-		struct run_config cfg = {
-			.emu = &db_oltp_ops, .emu_opts = ph->db, .points = pts, .npoints = o->threads.n,
-			.time_ns = o->time * 1000000000ULL, .ramp_ns = o->warmup_time * 1000000000ULL,
-			.seed = seed, .progress = true, .interrupted = s->stop,
-		};
-		rc = runner_run(&cfg, &ph->res, err, errlen);
+	job_describe(j, &ph->res);
+	if (ph->scratch && mkdir(ph->scratch, 0755) && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create folder '%.300s': %s", ph->scratch, strerror(errno));
+		return -errno;
 	}
-	db_load_cleanup(o, cerr, sizeof(cerr));
-	db_remove_file(ph->db_file);
+	if (clean)
+		job_act(j, clean, s->stop, &out, cerr, sizeof(cerr));
+	if (prep && !(rc = job_act(j, prep, s->stop, &out, err, errlen))) {
+		ph->prep_rows = out.items;
+		ph->prep_s = out.seconds;
+	}
+	if (!rc)
+		rc = job_open_target(j, err, errlen);
+	if (!rc)
+		rc = job_run(j, &ph->res, true, s->stop, err, errlen);
+	if (clean)
+		job_act(j, clean, s->stop, &out, cerr, sizeof(cerr));
+	remove_scratch(ph->scratch);
 	return rc;
 }
 
@@ -401,7 +403,7 @@ static int run_kind(struct suite *s, struct suite_phase *ph, char *err, size_t e
 	int rc;
 
 	if (ph->kind == PH_DB)
-		return run_db(s, ph, err, errlen);
+		return run_service(s, ph, err, errlen);
 	if ((rc = job_open_target(&ph->job, err, errlen)) != 0)
 		return rc;
 	job_describe(&ph->job, &ph->res);

@@ -98,14 +98,11 @@ static void *loader_main(void *arg)
 	return NULL;
 }
 
-/* Loader threads: the largest --threads value, at most one per table. */
-static unsigned loader_count(const struct db_opts *o, const struct db_driver *drv)
+/* Loader threads: @threads (the largest --threads value), at most one per table. */
+static unsigned loader_count(const struct db_opts *o, unsigned threads, const struct db_driver *drv)
 {
-	uint64_t n = 1;
+	uint64_t n = threads ? threads : 1;
 
-	for (unsigned i = 0; i < o->threads.n; i++)
-		if (o->threads.v[i] > n)
-			n = o->threads.v[i];
 	if (n > o->tables)
 		n = o->tables;
 	if (drv->flags & DB_SERIAL_WRITES)
@@ -113,11 +110,11 @@ static unsigned loader_count(const struct db_opts *o, const struct db_driver *dr
 	return (unsigned)n;
 }
 
-int db_load_prepare(const struct db_opts *o, uint64_t seed, volatile sig_atomic_t *stop,
-		    struct db_prep_stats *st, char *err, size_t errlen)
+int db_load_prepare(const struct db_opts *o, unsigned threads, uint64_t seed,
+		    volatile sig_atomic_t *stop, struct db_prep_stats *st, char *err, size_t errlen)
 {
 	const struct db_driver *drv = db_opts_driver(o);
-	unsigned n = loader_count(o, drv);
+	unsigned n = loader_count(o, threads, drv);
 	struct loader *l = xcalloc(n, sizeof(*l));
 	struct db_conn_cfg cfg;
 	struct db_rand rand;

@@ -482,7 +482,7 @@ static int oltp_step(struct emu_worker *w)
 static const char *const oltp_classes[] = { "txn", "read", "write", "other", NULL };
 static const char *const oltp_counters[] = { "errors", "retries", "reconnects", NULL };
 
-const struct emu_ops db_oltp_ops = {
+const struct emu_ops emu_db = {
 	.name = "db",
 	.desc = "SysBench OLTP workloads against a real MySQL, PostgreSQL or SQLite database",
 	.flags = EMU_NO_TARGET,
@@ -496,4 +496,18 @@ const struct emu_ops db_oltp_ops = {
 	.worker_init = oltp_worker_init,
 	.step = oltp_step,
 	.worker_fini = oltp_worker_fini,
+	/* around the run: db_emu.c */
+	.default_args = "--time 10",
+	.suite_review_args = "--workload oltp_read_write --tables 4 --table-size 100000 "
+			     "--threads 2,4,8,16,32 --time 60",
+	.suite_quick_args = "--workload oltp_read_write --tables 1 --table-size 10000 "
+			    "--threads 2,8 --time 5",
+	.actions = db_actions,
+	.action_word = "workload",
+	.check = db_check,
+	.info = db_info,
+	.describe = db_describe,
+	.summary = db_summary,
+	.lists = db_lists,
+	.suite_variants = db_suite_variants,
 };

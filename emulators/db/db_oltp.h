@@ -1,10 +1,12 @@
 /*
  * db_oltp.h - SysBench 1.0's OLTP workloads against a real database: the
- * options, the workload table, the run-phase emulator, and prepare/cleanup.
+ * options, the workload table, the emulator "db", and prepare/cleanup.
  *
- * The CLI (src/cmd_db.c) parses the command line into struct db_opts with
- * db_opt_table, then calls db_load_prepare(), db_load_cleanup(), or hands
- * db_oltp_ops and the options to the runner. Everything here runs on the
+ * The core parses the command line into struct db_opts with db_opt_table
+ * (beside its run options: --threads, --time, --ramp alias --warmup-time,
+ * --seed, --json, --report-interval) and runs emu_db like any
+ * emulator; 'appio db prepare|cleanup' are its actions (db_emu.c), which
+ * call db_load_prepare() and db_load_cleanup(). Everything here runs on the
  * caller's thread except the emulator callbacks (see emulator.h) and the
  * loader threads db_load_prepare() starts and joins itself.
  */
@@ -15,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "appio/emulator.h"
 #include "appio/opt.h"
@@ -23,13 +26,10 @@
 
 /* Parsed options; field names follow SysBench's option names. */
 struct db_opts {
-	const char *workload;           /* set by the CLI: oltp_read_write, ... */
+	const char *workload;           /* oltp_read_write, ... */
 	int driver;                     /* index into db_driver_names */
 	uint64_t tables, table_size;
-	struct opt_ulist threads;
-	uint64_t time, warmup_time, report_interval;
 	int percentile;                 /* index into db_percentile_names */
-	uint64_t seed;
 	struct db_mix mix;              /* the statement mix, as the oltp emulator's */
 	bool reconnect;
 	const char *mysql_host, *mysql_socket, *mysql_user, *mysql_password, *mysql_db;
@@ -39,7 +39,6 @@ struct db_opts {
 	const char *sqlite_db;
 	int sqlite_journal, sqlite_synchronous;
 	uint64_t sqlite_busy_timeout;
-	const char *json;
 };
 
 /* --driver values, --percentile values, in option-index order; NULL-terminated. */
@@ -47,13 +46,27 @@ enum { DB_OPT_MYSQL, DB_OPT_PGSQL, DB_OPT_SQLITE };
 extern const char *const db_driver_names[];
 extern const char *const db_percentile_names[];
 
-/* Every option of 'appio db', OPT_END-terminated. */
+/* The emulator's own options, OPT_END-terminated. */
 extern const struct opt_def db_opt_table[];
 
-/* The run phase as a transactional emulator for the runner (EMU_NO_TARGET). */
-extern const struct emu_ops db_oltp_ops;
+/* The emulator "db" (EMU_NO_TARGET), registered in emulator_table. */
+extern const struct emu_ops emu_db;
 
-/* Class and counter indexes of db_oltp_ops. */
+/*
+ * db_emu.c: what the emulator does around the run (see the optional
+ * callbacks of struct emu_ops): prepare and cleanup, the connection check,
+ * the server's facts, the names in the result, SysBench's SQL statistics,
+ * the lists of drivers and workloads, the suite's variants.
+ */
+extern const struct emu_action db_actions[];
+extern const struct emu_list db_lists[];
+extern const struct emu_preset db_suite_variants[];
+int db_check(const void *opts, char *about, size_t aboutlen, char *err, size_t errlen);
+void db_info(struct emu_run *run);
+void db_describe(const void *opts, const char **name, const char **engine);
+void db_summary(const void *opts, const struct result *res, FILE *f);
+
+/* Class and counter indexes of emu_db. */
 enum { DB_CLS_TXN, DB_CLS_READ, DB_CLS_WRITE, DB_CLS_OTHER };
 enum { DB_CNT_ERRORS, DB_CNT_RETRIES, DB_CNT_RECONNECTS };
 
@@ -86,15 +99,15 @@ struct db_prep_stats {
 
 /*
  * db_load.c. Create and fill sbtest1..N with SysBench's schema and data, then build the
- * secondary index k_N on each. Tables are loaded by up to max(--threads)
+ * secondary index k_N on each. Tables are loaded by up to @threads
  * threads (one table per thread at a time; one thread when the driver
  * serialises writers), each on its own connection. Row data come from
  * streams of @seed. When *@stop becomes nonzero (Ctrl-C), the loaders give
  * up within a few thousand rows and -EINTR is returned. Returns 0, -EINTR
  * or a DB_* error with a message in @err.
  */
-int db_load_prepare(const struct db_opts *o, uint64_t seed, volatile sig_atomic_t *stop,
-		    struct db_prep_stats *st, char *err, size_t errlen);
+int db_load_prepare(const struct db_opts *o, unsigned threads, uint64_t seed,
+		    volatile sig_atomic_t *stop, struct db_prep_stats *st, char *err, size_t errlen);
 
 /* DROP TABLE IF EXISTS sbtest1..N. Returns 0 or a DB_* error with @err. */
 int db_load_cleanup(const struct db_opts *o, char *err, size_t errlen);

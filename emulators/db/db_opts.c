@@ -1,8 +1,9 @@
 /*
- * db_opts.c - the options of 'appio db', named and defaulted as SysBench
- * 1.0 names and defaults them (oltp_common.lua, the mysql and pgsql
- * drivers, the general options), plus appio's own: --driver sqlite and its
- * settings, --reconnect, --seed, --json.
+ * db_opts.c - the options of the emulator "db" ('appio db'), named and
+ * defaulted as SysBench 1.0 names and defaults them (oltp_common.lua, the
+ * mysql and pgsql drivers), plus appio's own: --driver sqlite and its
+ * settings, --reconnect. The general ones (--threads, --time, --warmup-time,
+ * --seed, --report-interval, --json) are appio's run options.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -23,19 +24,14 @@ static const char *const journal_names[] = {
 static const char *const sync_names[] = { "full", "normal", "off", "extra", NULL };
 
 const struct opt_def db_opt_table[] = {
-	{ "driver", OPT_ENUM, OFF(driver), "sqlite", "database driver", db_driver_names },
+	{ "workload", OPT_STR, OFF(workload), "oltp_read_write",
+	  "SysBench workload (see 'appio list'); 'appio db ACTION WORKLOAD' sets it" },
+	{ "driver", OPT_ENUM, OFF(driver), "sqlite", "database driver", db_driver_names,
+	  .alias = "db-driver" },
 	{ "tables", OPT_UINT, OFF(tables), "1", "number of tables sbtest1..N", .min = 1, .max = 100000 },
 	{ "table-size", OPT_UINT, OFF(table_size), "10000", "rows per table", .max = INT32_MAX },
-	{ "threads", OPT_ULIST, OFF(threads), "1",
-	  "client threads, one connection each; a list is a sweep, one point per count", .min = 1, .max = 4096 },
-	{ "time", OPT_UINT, OFF(time), "10", "measured seconds per point", .min = 1 },
-	{ "warmup-time", OPT_UINT, OFF(warmup_time), "0", "unmeasured seconds before each point" },
-	{ "report-interval", OPT_UINT, OFF(report_interval), "0",
-	  "accepted as SysBench's; appio shows a live line every second on a terminal and "
-	  "keeps the per-second series in the JSON" },
 	{ "percentile", OPT_ENUM, OFF(percentile), "99",
-	  "latency percentile in the summary (all of them are in the JSON)", db_percentile_names },
-	{ "seed", OPT_UINT, OFF(seed), NULL, "random seed (default: a fresh one, printed and saved in the result)" },
+	  "latency percentile in the SQL statistics (all of them are in the JSON)", db_percentile_names },
 	DB_MIX_OPTS(OFF(mix)),
 	{ "reconnect", OPT_BOOL, OFF(reconnect), "off",
 	  "on a lost connection, reconnect and go on (counted) instead of stopping" },
@@ -44,13 +40,13 @@ const struct opt_def db_opt_table[] = {
 	{ "mysql-socket", OPT_STR, OFF(mysql_socket), NULL, "MySQL unix socket (instead of host and port)" },
 	{ "mysql-user", OPT_STR, OFF(mysql_user), "sbtest", "MySQL user" },
 	{ "mysql-password", OPT_STR, OFF(mysql_password), NULL,
-	  "MySQL password (default: $MYSQL_PWD or the client option files)" },
+	  "MySQL password (default: $MYSQL_PWD or the client option files)", .flags = OPT_SECRET },
 	{ "mysql-db", OPT_STR, OFF(mysql_db), "sbtest", "MySQL database" },
 	{ "pgsql-host", OPT_STR, OFF(pgsql_host), "localhost", "PostgreSQL host, or a socket directory" },
 	{ "pgsql-port", OPT_UINT, OFF(pgsql_port), "5432", "PostgreSQL port", .max = 65535 },
 	{ "pgsql-user", OPT_STR, OFF(pgsql_user), "sbtest", "PostgreSQL user" },
 	{ "pgsql-password", OPT_STR, OFF(pgsql_password), NULL,
-	  "PostgreSQL password (default: $PGPASSWORD or ~/.pgpass)" },
+	  "PostgreSQL password (default: $PGPASSWORD or ~/.pgpass)", .flags = OPT_SECRET },
 	{ "pgsql-db", OPT_STR, OFF(pgsql_db), "sbtest", "PostgreSQL database" },
 	{ "sqlite-db", OPT_STR, OFF(sqlite_db), "appio-sqlite.db",
 	  "SQLite database file (put it on the drive under test)" },
@@ -59,7 +55,6 @@ const struct opt_def db_opt_table[] = {
 	  sync_names },
 	{ "sqlite-busy-timeout", OPT_UINT, OFF(sqlite_busy_timeout), "10000",
 	  "milliseconds a writer waits for SQLite's write lock before retrying", .max = INT32_MAX },
-	{ "json", OPT_STR, OFF(json), NULL, "write the result as JSON to this file" },
 	OPT_END,
 };
 

@@ -13,7 +13,13 @@
  *    (a transaction, a file operation) synchronously, issuing dependent I/O
  *    through emu_io() and recording application-level latency with
  *    emu_record(). Used by oltp, tpcc, nosql, the file-system personalities
- *    and the real-database driver.
+ *    and the real-database emulator "db".
+ *
+ * An emulator of an outside service (a database server: EMU_NO_TARGET) has
+ * no target and may declare what such a run needs around it, all optional:
+ * named actions besides the run (prepare, cleanup), a check before the run,
+ * facts for the result, its own summary, named lists for 'appio list'. The
+ * core calls them by capability, never by the emulator's name.
  *
  * The core owns all memory: it allocates the options struct (opts_size, filled
  * from the @opts table), the run-wide private state (run_priv_size) and each
@@ -34,14 +40,18 @@
 #ifndef APPIO_EMULATOR_H
 #define APPIO_EMULATOR_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "appio/engine.h"
 #include "appio/opt.h"
 #include "appio/rand.h"
 #include "appio/target.h"
+
+struct result;
 
 #define EMU_MAX_CLASSES  16
 #define EMU_MAX_COUNTERS 32
@@ -49,7 +59,7 @@
 enum emu_flags {
 	EMU_TOTAL       = 1 << 0, /* add a merged "total" class */
 	EMU_WRITES      = 1 << 1, /* may write to the target (needs --force on a used device) */
-	EMU_NO_TARGET   = 1 << 2, /* needs no target or engine (real-database driver) */
+	EMU_NO_TARGET   = 1 << 2, /* needs no target or engine: it drives an outside service */
 	EMU_TARGET_DIR  = 1 << 3, /* the target is a directory (file-system personalities) */
 	EMU_WRITE_SWEEP = 1 << 4, /* accepts --write-sweep: a point per write percentage */
 };
@@ -91,6 +101,7 @@ struct emu_run {
 	 * in a loop until the point stops; its I/O counts in the same classes.
 	 */
 	unsigned bg_workers;
+	struct result *result;  /* the core's; opaque to emulators: use emu_info() */
 };
 
 /* Per-worker context. The public part of the core's worker. */
@@ -103,6 +114,49 @@ struct emu_worker {
 	struct rng rng;                 /* this worker's own stream */
 	uint64_t *counters;             /* one per name in ops->counters */
 	struct worker *core;            /* opaque to emulators */
+};
+
+/* What an action (see emu_ops.actions) is given. */
+struct emu_action_args {
+	const void *opts;               /* the emulator's options, parsed */
+	uint64_t seed;                  /* the run's seed */
+	unsigned threads;               /* the largest --threads value: how parallel it may be */
+	volatile sig_atomic_t *stop;    /* nonzero (Ctrl-C): give up soon and return -EINTR */
+};
+
+/* What an action did, for the user and for the suite's document. */
+struct emu_action_out {
+	char line[512];                 /* one line saying what was done */
+	uint64_t items;                 /* how many things it made (rows loaded...) */
+	double seconds;                 /* how long that took */
+};
+
+/*
+ * A named action besides the run: 'appio NAME ACTION' runs it instead of a
+ * measurement (SysBench's prepare and cleanup). The suite runs "cleanup",
+ * "prepare" before its run of the emulator and "cleanup" after it when the
+ * emulator has them.
+ */
+struct emu_action {
+	const char *name;
+	const char *desc;               /* one line for --help */
+	/*
+	 * Runs on the main thread; prints nothing. Returns 0 with @out filled, or
+	 * -EINVAL (bad input or an unreachable service: the CLI exits 2),
+	 * -EINTR when *stop became nonzero, or another -errno, with one line in
+	 * @err.
+	 */
+	int (*fn)(const struct emu_action_args *a, struct emu_action_out *out, char *err, size_t errlen);
+};
+
+/*
+ * A named list of the emulator's own parts for 'appio list' and --help
+ * (database drivers, workloads). item() gives the @i-th entry's name and
+ * one-line description and returns false past the last.
+ */
+struct emu_list {
+	const char *title;              /* "database drivers (--driver NAME)" */
+	bool (*item)(unsigned i, const char **name, const char **desc);
 };
 
 struct emu_ops {
@@ -177,6 +231,57 @@ struct emu_ops {
 
 	/* Optional. After the last point (also after an error or interrupt). */
 	void (*teardown)(struct emu_run *run);
+
+	/* ---- optional, mostly for emulators of an outside service ---- */
+
+	/* Actions besides the run, terminated by .name = NULL (see struct emu_action). */
+	const struct emu_action *actions;
+
+	/*
+	 * The option a bare word after the action sets: 'appio db run
+	 * oltp_read_write' = 'appio run db --workload oltp_read_write'. NULL: none.
+	 */
+	const char *action_word;
+
+	/*
+	 * Before the run, on the main thread, once the options are parsed: check
+	 * that what the run needs is there (a server that answers, its tables),
+	 * so a problem is one line before anything starts. Writes a short phrase
+	 * for the run's header line into @about ("oltp_read_write on sqlite at
+	 * 'x.db', 1 table(s) x 10000 rows"). Returns 0, or -EINVAL (the CLI exits
+	 * 2) or -errno with one line in @err.
+	 */
+	int (*check)(const void *opts, char *about, size_t aboutlen, char *err, size_t errlen);
+
+	/*
+	 * After setup(), on the main thread: add facts about the run to the
+	 * result with emu_info() (a server's version and the settings that
+	 * decide its I/O). Must not fail the run.
+	 */
+	void (*info)(struct emu_run *run);
+
+	/*
+	 * The names the result gives the run: *@name the workload (default: the
+	 * emulator's name) and *@engine what carries its I/O (default: the I/O
+	 * engine's name). Strings must live as long as @opts.
+	 */
+	void (*describe)(const void *opts, const char **name, const char **engine);
+
+	/* After the run's table, on the main thread: the emulator's own summary of @res to @f. */
+	void (*summary)(const void *opts, const struct result *res, FILE *f);
+
+	/* Named lists of the emulator's parts, terminated by .title = NULL. */
+	const struct emu_list *lists;
+
+	/*
+	 * For EMU_NO_TARGET emulators in the suite: the variants its --db option
+	 * picks from by name (.emulator unused), each adding its .args; "{dir}"
+	 * in them, and in suite_*_args, is a scratch folder beside the suite's
+	 * target, removed with its contents after the phase. The first is the
+	 * default on a file target; on a block device the phase is off unless
+	 * --db names one. Terminated by .name = NULL.
+	 */
+	const struct emu_preset *suite_variants;
 };
 
 /* NULL-terminated registry (src/registry.c). */
@@ -200,6 +305,12 @@ const struct emu_preset *emu_preset_find(const char *name);
 /*
  * Core services for emulators (src/worker.c). Called on the worker's thread.
  */
+
+/*
+ * Add @key = @val to the result's "info" section (copied). Main thread
+ * only: from setup() or the info() callback.
+ */
+void emu_info(struct emu_run *run, const char *key, const char *val);
 
 /* Monotonic time in ns. */
 uint64_t emu_now(void);

@@ -71,6 +71,7 @@ struct opt_dist {
 enum opt_flags {
 	OPT_SECRET = 1 << 0,    /* a password: never written to a result, printed or echoed */
 	OPT_NONE   = 1 << 1,    /* OPT_ULIST/OPT_SIZELIST: "none" means an empty list */
+	OPT_TARGET = 1 << 2,    /* about the target: left out of the results of runs without one */
 };
 
 struct opt_def {

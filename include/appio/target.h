@@ -74,10 +74,14 @@ void target_close(struct target *t);
 const char *target_kind_name(enum target_kind k);
 
 /*
- * Does the device at @fd look in use: mounted/held (O_EXCL open fails), or a
- * file-system / RAID / partition-table signature found by libblkid? Returns 1
- * and names what was found in @what, 0 if it looks free, -errno on error.
- * Exposed for tests.
+ * Does the block device at @path look in use: mounted or claimed (an O_EXCL
+ * open fails with EBUSY), it or one of its partitions held by another device
+ * (a non-empty sysfs holders folder: device-mapper, md RAID), one of its
+ * partitions mounted, or carrying a
+ * file-system / RAID / partition-table signature (libblkid, when built with
+ * it)? Returns 1 and names what was found in @what, 0 if it looks free, or
+ * -errno with the reason in @what when @path cannot be opened or probed.
+ * Used by target_open() before writing to a device; exposed for tests.
  */
 int target_device_in_use(const char *path, char *what, size_t whatlen);
 

@@ -50,12 +50,13 @@ jq_check "webserver is preconditioned with writes" s.json \
 	'.phases[] | select(.name == "precondition webserver") | .result.points[0].classes.write.ops > 0'
 jq_check "the write-% sweep has a point per percentage" s.json \
 	'.phases[] | select(.name == "write sweep 8k") | [.result.points[].write_pct] == [0, 100]'
-napps=$("$APPIO" list | awk '/^emulators/{e=1;next} /^$/{e=0} e && $1 != "profile"{n++} END{print n+0}')
+napps=$("$APPIO" list | awk '/^emulators/{e=1;next} /^$/{e=0} e && $1 != "profile" && $1 != "db"{n++} END{print n+0}')
 jq_check "every application emulator ran ($napps)" s.json \
 	"[.phases[] | select(.kind == \"application\" and .status == \"done\" and .result.points[0].threads == 2)] | length == $napps"
 jq_check "the SQLite OLTP run ran and left no database file" s.json \
 	'.phases[-1] | .kind == "database" and .driver == "sqlite" and .status == "done" and .prepare.rows > 0 and .result.points[0].classes.txn.ops > 0'
-[ ! -e appio-suite-sqlite.db ] && ok "  (the SQLite file is gone)" || not_ok "  (the SQLite file is gone)"
+[ ! -e appio-suite-scratch ] && [ ! -e appio-suite-sqlite.db ] && ok "  (the SQLite file and its folder are gone)" ||
+	not_ok "  (the SQLite file and its folder are gone)"
 jq_check "every phase has a headline figure with its unit" s.json \
 	'all(.phases[]; .headline.value > 0 and (.headline.metric | test("^(IOPS|MB/s|TPS|loops/s)$")))'
 grep -q "^== sweep 4k-randread done in .*IOPS at 2T/4Q" "$T/stdout" && ok "a phase ends with its headline line" ||

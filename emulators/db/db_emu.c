@@ -1,0 +1,223 @@
+/*
+ * db_emu.c - what the emulator "db" does around its run, through the
+ * optional callbacks of struct emu_ops, so the core treats it like any
+ * other emulator: SysBench's prepare and cleanup as actions, one connection
+ * before the run (an unreachable server or missing tables are bad input,
+ * not a failed run), the server's version and I/O settings in the result,
+ * the SysBench workload and driver as the result's names, SysBench's "SQL
+ * statistics" after the table, the drivers and workloads for 'appio list',
+ * and the suite's variants (SQLite in a scratch folder, or a server).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "appio/result.h"
+#include "db_oltp.h"
+
+/* The workloads db_oltp.c implements, with a line each for 'appio list'. */
+static const struct {
+	const char *name, *desc;
+} workload_descs[] = {
+	{ "oltp_read_write", "10 point SELECTs, 4 range SELECTs, 2 UPDATEs, DELETE + INSERT" },
+	{ "oltp_read_only", "10 point SELECTs and 4 range SELECTs in a transaction" },
+	{ "oltp_write_only", "2 UPDATEs and a DELETE + INSERT in a transaction" },
+	{ "oltp_point_select", "one primary-key SELECT" },
+	{ "oltp_update_index", "UPDATEs of the indexed column k" },
+	{ "oltp_update_non_index", "UPDATEs of the column c" },
+	{ "oltp_insert", "one INSERT of a new row" },
+	{ "oltp_delete", "one DELETE by id" },
+};
+
+static bool workload_item(unsigned i, const char **name, const char **desc)
+{
+	if (i >= sizeof(workload_descs) / sizeof(workload_descs[0]))
+		return false;
+	*name = workload_descs[i].name;
+	*desc = workload_descs[i].desc;
+	return true;
+}
+
+/* Only the drivers built in: their client library was found at build time. */
+static bool driver_item(unsigned i, const char **name, const char **desc)
+{
+	for (unsigned k = 0; db_driver_table[k]; k++) {
+		if (k == i) {
+			*name = db_driver_table[k]->name;
+			*desc = db_driver_table[k]->desc;
+			return true;
+		}
+	}
+	return false;
+}
+
+const struct emu_list db_lists[] = {
+	{ "database drivers (appio db ACTION WORKLOAD --driver NAME)", driver_item },
+	{ "database workloads (appio db ACTION NAME)", workload_item },
+	{ NULL, NULL },
+};
+
+/* Connect once; any failure is the caller's input (server, password, path): -EINVAL. */
+static int connect_check(const struct db_opts *o, bool create, struct db_conn **c,
+			 char *err, size_t errlen)
+{
+	struct db_conn_cfg cfg;
+
+	if (db_opts_check(o, err, errlen))
+		return -EINVAL;
+	db_opts_conn_cfg(o, &cfg);
+	cfg.create = create;
+	return db_opts_driver(o)->connect(&cfg, c, err, errlen) ? -EINVAL : 0;
+}
+
+/* 'run' needs the tables: say so plainly when they are missing. */
+static int check_tables(const struct db_opts *o, struct db_conn *c, char *err, size_t errlen)
+{
+	char sql[96];
+
+	for (unsigned t = 1; t <= o->tables; t++) {
+		snprintf(sql, sizeof(sql), "SELECT id FROM sbtest%u WHERE id = 0", t);
+		if (c->drv->exec(c, sql)) {
+			snprintf(err, errlen, "db run: cannot use table sbtest%u (run 'appio db prepare' "
+				 "first, with the same --tables): %s", t, db_errmsg(c));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int db_check(const void *opts, char *about, size_t aboutlen, char *err, size_t errlen)
+{
+	const struct db_opts *o = opts;
+	struct db_conn *c;
+	int rc = connect_check(o, false, &c, err, errlen);
+
+	if (rc)
+		return rc;
+	rc = check_tables(o, c, err, errlen);
+	snprintf(about, aboutlen, "%s on %s at '%s', %llu table(s) x %llu rows", o->workload,
+		 c->drv->name, c->where, (unsigned long long)o->tables, (unsigned long long)o->table_size);
+	c->drv->disconnect(c);
+	return rc;
+}
+
+static int prepare(const struct emu_action_args *a, struct emu_action_out *out, char *err, size_t errlen)
+{
+	const struct db_opts *o = a->opts;
+	struct db_prep_stats st;
+	struct db_conn *c;
+	char msg[600] = "";
+	int rc = connect_check(o, true, &c, err, errlen);
+
+	if (rc)
+		return rc;
+	c->drv->disconnect(c);
+	rc = db_load_prepare(o, a->threads, a->seed, a->stop, &st, msg, sizeof(msg));
+	if (rc == -EINTR) {
+		snprintf(err, errlen, "%s; run 'appio db cleanup' before preparing again", msg);
+		return rc;
+	}
+	if (rc) {
+		snprintf(err, errlen, "%s", msg);
+		return -EIO;
+	}
+	snprintf(out->line, sizeof(out->line), "prepared %u table(s) x %llu rows = %llu rows in %.2f s "
+		 "(%.0f rows/s), %u loader thread(s), secondary indexes %.2f s, seed %llu",
+		 st.tables, (unsigned long long)o->table_size, (unsigned long long)st.rows, st.load_s,
+		 st.load_s > 0 ? (double)st.rows / st.load_s : 0, st.threads, st.index_s,
+		 (unsigned long long)a->seed);
+	out->items = st.rows;
+	out->seconds = st.load_s + st.index_s;
+	return 0;
+}
+
+static int cleanup(const struct emu_action_args *a, struct emu_action_out *out, char *err, size_t errlen)
+{
+	const struct db_opts *o = a->opts;
+	struct db_conn *c;
+	int rc = connect_check(o, false, &c, err, errlen);
+
+	if (rc)
+		return rc;
+	c->drv->disconnect(c);
+	if (db_load_cleanup(o, err, errlen))
+		return -EIO;
+	snprintf(out->line, sizeof(out->line), "dropped sbtest1..%llu", (unsigned long long)o->tables);
+	out->items = o->tables;
+	return 0;
+}
+
+const struct emu_action db_actions[] = {
+	{ "prepare", "create and load sbtest1..N (--tables x --table-size rows, --threads loaders)",
+	  prepare },
+	{ "cleanup", "drop sbtest1..N", cleanup },
+	{ NULL, NULL, NULL },
+};
+
+static void add_info(void *arg, const char *key, const char *val)
+{
+	emu_info(arg, key, val);
+}
+
+/* The server's version and I/O settings, from a connection of its own. */
+void db_info(struct emu_run *run)
+{
+	const struct db_opts *o = run->opts;
+	const struct db_driver *drv = db_opts_driver(o);
+	struct db_conn_cfg cfg;
+	struct db_conn *c;
+	char err[600];
+
+	emu_info(run, "driver", drv->name);
+	db_opts_conn_cfg(o, &cfg);
+	if (drv->connect(&cfg, &c, err, sizeof(err)))
+		return;
+	emu_info(run, "server", c->where);
+	drv->info(c, add_info, run);
+	drv->disconnect(c);
+}
+
+void db_describe(const void *opts, const char **name, const char **engine)
+{
+	const struct db_opts *o = opts;
+
+	*name = o->workload;
+	*engine = db_driver_names[o->driver];
+}
+
+/* SysBench's "SQL statistics", one row per point. */
+void db_summary(const void *opts, const struct result *res, FILE *f)
+{
+	int pct = ((const struct db_opts *)opts)->percentile;
+	char pname[16];
+
+	if (!res->npoints)
+		return;
+	snprintf(pname, sizeof(pname), "p%s", db_percentile_names[pct]);
+	fprintf(f, "\n%-8s %10s %10s %9s %9s %9s %10s %10s %10s %7s %7s %7s\n", "threads", "TPS", "QPS",
+		"reads/s", "writes/s", "other/s", "mean", pname, "max", "errors", "retries", "reconn");
+	for (unsigned i = 0; i < res->npoints; i++) {
+		const struct point_result *p = &res->points[i];
+		const struct cls_result *tx = point_class(p, "txn"), *rd = point_class(p, "read");
+		const struct cls_result *wr = point_class(p, "write"), *ot = point_class(p, "other");
+		if (!tx || !rd || !wr || !ot)
+			continue;
+		uint64_t lat[] = { tx->lat.p50, tx->lat.p90, tx->lat.p99, tx->lat.p999, tx->lat.p9999 };
+		char m[32], q[32], x[32];
+		fprintf(f, "%-8u %10.1f %10.1f %9.1f %9.1f %9.1f %10s %10s %10s %7llu %7llu %7llu%s\n",
+			p->pt.threads, tx->ops_per_s, rd->ops_per_s + wr->ops_per_s + ot->ops_per_s,
+			rd->ops_per_s, wr->ops_per_s, ot->ops_per_s, fmt_ns(tx->lat.mean, m, sizeof(m)),
+			fmt_ns((double)lat[pct], q, sizeof(q)), fmt_ns((double)tx->lat.max, x, sizeof(x)),
+			(unsigned long long)p->counters[DB_CNT_ERRORS],
+			(unsigned long long)p->counters[DB_CNT_RETRIES],
+			(unsigned long long)p->counters[DB_CNT_RECONNECTS], p->partial ? " (p)" : "");
+	}
+}
+
+const struct emu_preset db_suite_variants[] = {
+	{ "sqlite", NULL, "--driver sqlite --sqlite-db {dir}/appio-suite-sqlite.db",
+	  "an SQLite file in a scratch folder beside the target (removed afterwards)" },
+	{ "mysql", NULL, "--driver mysql", "a MySQL or MariaDB server: connection options in --db-args" },
+	{ "pgsql", NULL, "--driver pgsql", "a PostgreSQL server: connection options in --db-args" },
+	{ NULL, NULL, NULL, NULL },
+};
