@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "appio/emulator.h"
 #include "appio/result.h"
-#include "compare.h"
 #include "appio/xalloc.h"
+#include "compare.h"
+#include "job.h"
 
 struct compare_metric compare_metric(const struct json_read_test *t, enum json_read_metric m)
 {
@@ -115,17 +117,14 @@ enum json_read_metric compare_headline(const struct json_read_test *t)
 	return t->kind == JR_FILL || (t->mbs && t->kind != JR_PRECOND) ? JR_MBPS : JR_OPS;
 }
 
-/* Options that say where or how wide a run went, not what it did. */
+/* Options that say where or how wide a run went, not what it did: rows flagged OPT_WHERE. */
 static bool ignored_option(const char *k)
 {
-	static const char *const names[] = {
-		"target", "size", "seed", "json", "csv", "force", "threads", "qd", "write-sweep",
-		"report-interval", "percentile", "sqlite-db", NULL,
-	};
-	for (const char *const *p = names; *p; p++)
-		if (!strcmp(k, *p))
-			return true;
-	return !strncmp(k, "mysql-", 6) || !strncmp(k, "pgsql-", 6);
+	const struct opt_def *o = opt_find(job_run_opt_table, k);
+
+	for (const struct emu_ops *const *e = emulator_table; !o && *e; e++)
+		o = (*e)->opts ? opt_find((*e)->opts, k) : NULL;
+	return o && (o->flags & OPT_WHERE);
 }
 
 static int differs(const struct json_read_doc *a, const struct json_read_test *ta,

@@ -89,7 +89,10 @@ void job_describe(const struct job *j, struct result *res);
 int job_run(struct job *j, struct result *res, bool progress,
 	    volatile sig_atomic_t *interrupted, char *err, size_t errlen);
 
-/* Usage, run options and the emulator's options, to @f. */
+/*
+ * Usage (with the emulator's actions, if any), run options, the emulator's
+ * options and its named lists (emu_ops.lists), to @f. @j may be NULL.
+ */
 void job_help(const struct job *j, FILE *f);
 
 /* Free what the job owns and close its target. Safe on a zeroed job. */

@@ -72,6 +72,8 @@ enum opt_flags {
 	OPT_SECRET = 1 << 0,    /* a password: never written to a result, printed or echoed */
 	OPT_NONE   = 1 << 1,    /* OPT_ULIST/OPT_SIZELIST: "none" means an empty list */
 	OPT_TARGET = 1 << 2,    /* about the target: left out of the results of runs without one */
+	OPT_WHERE  = 1 << 3,    /* where or how wide a run went, not what it did: results that
+				   differ only in it still compare ('appio compare') */
 };
 
 struct opt_def {
