@@ -6,7 +6,7 @@
  * Where the defaults come from: the review suite follows METHODOLOGY.md
  * (preconditioning at 16 threads x 16 I/Os in rounds of 60 s, at most 25;
  * sweep 2..16 threads x 2..16 I/Os, 5 minutes a point; write-% sweep in
- * steps of 10; applications over 2..32 threads; SysBench OLTP). The quick
+ * steps of 10; applications over 2..32 threads; a real database). The quick
  * suite keeps the shape and scales every figure down to fit 5 minutes on a
  * 2-core machine with a 1 GiB file.
  */
@@ -94,8 +94,8 @@ const struct suite_def suite_table[] = {
 	{ "review", "the full method of the reviews: fill, steady state, 16-point sweeps of 5 "
 	  "minutes, write-% sweep, applications, database (many hours)",
 	  "--write-sweep 0,10,20,30,40,50,60,70,80,90,100" },
-	{ "quick", "the same shape scaled down: about 5 minutes on a 1 GiB file, SQLite for the "
-	  "database step",
+	{ "quick", "the same shape scaled down: about 5 minutes on a 1 GiB file, the database "
+	  "step on a local file",
 	  "--size 1G --fill-passes 1 --round-time 2 --max-rounds 5 --threads 2 --qd 2,16 --time 2 "
 	  "--write-sweep 0,50,100" },
 	{ NULL, NULL, NULL },
@@ -429,7 +429,7 @@ static int plan_profiles(struct suite *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* The folder beside a file target, for the SQLite file and file-system emulators. */
+/* A path beside a file target: scratch folders and the file-system emulators' folder. */
 static char *beside_target(const struct suite *s, const char *name)
 {
 	char *copy = xstrdup(s->o.target), path[4200];
