@@ -19,9 +19,6 @@
 /* FILETIME of 1970-01-01 00:00:00 UTC. */
 #define FILETIME_UNIX_EPOCH 116444736000000000ull
 
-/* Unix ns of a FILETIME, or -1 before 1970 or past 2554. */
-int trace_msr_filetime_ns(uint64_t ft, uint64_t *ns);
-
 int trace_msr_filetime_ns(uint64_t ft, uint64_t *ns)
 {
 	if (ft < FILETIME_UNIX_EPOCH || ft - FILETIME_UNIX_EPOCH > UINT64_MAX / 100)

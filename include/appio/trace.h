@@ -215,6 +215,9 @@ int trace_rwbs_parse(const char *s, uint8_t *op, uint16_t *flags);
 /* The RWBS letters of op and flags into @buf (8 bytes suffice). */
 void trace_rwbs_format(uint8_t op, uint16_t flags, char *buf);
 
+/* Unix ns of a Windows FILETIME (100 ns units since 1601-01-01): 0, or -1 outside 1970..2554. */
+int trace_msr_filetime_ns(uint64_t ft, uint64_t *ns);
+
 /* A record with nothing known but the defaults (unknown completion, inflight, pid). */
 void trace_rec_init(struct trace_rec *rec);
 
