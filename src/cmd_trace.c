@@ -80,8 +80,13 @@ static void parse_args(const char *cmd, int argc, char **argv, struct trace_args
 
 static void open_or_die(const char *cmd, struct trace_reader *r, const struct trace_args *a)
 {
-	if (trace_open(r, a->in, a->from, &a->opts))
-		cli_usage_error("trace %s: %s", cmd, r->err);
+	char err[sizeof(r->err)];
+
+	if (trace_open(r, a->in, a->from, &a->opts)) {
+		memcpy(err, r->err, sizeof(err));
+		trace_close(r);
+		cli_usage_error("trace %s: %s", cmd, err);
+	}
 }
 
 static int cmd_formats(void)

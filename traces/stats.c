@@ -152,7 +152,7 @@ void trace_stats_add(struct trace_stats *s, const struct trace_rec *rec)
 	s->op_ios[rec->op]++;
 	for (int i = 0; i < TS_NFLAGS; i++)
 		s->flag_ios[i] += !!(rec->flags & (1u << i));
-	if (rec->complete_ns != TRACE_NS_UNKNOWN) {
+	if (rec->complete_ns != TRACE_NS_UNKNOWN && rec->complete_ns >= rec->issue_ns) {
 		uint64_t svc = rec->complete_ns - rec->issue_ns;
 		s->svc_hist[log_bin(svc)]++;
 		s->svc_sum += svc;

@@ -20,7 +20,7 @@
 
 #define TS_BUCKETS 512
 #define TS_SIZE_BINS 16                 /* <= 512 B, 1 KiB, ... 8 MiB, > 8 MiB */
-#define TS_LOG_BINS 64
+#define TS_LOG_BINS 65                 /* 0, then [2^(k-1), 2^k) for k = 1..64 */
 #define TS_QD_BINS 12                   /* 1, 2, 3-4, 5-8, ... 513-1024, > 1024 */
 #define TS_DEV_MAX 64
 #define TS_HLL_BITS 14

@@ -505,10 +505,54 @@ static void test_stats(void)
 	CHECK(trace_stats_log_pct(s->svc_hist, 0.5) == 131071, "p50 service bin %llu",
 	      (unsigned long long)trace_stats_log_pct(s->svc_hist, 0.5));
 	r.issue_ns = 5000ull * 1000000000;      /* 5000 s: buckets double to fit */
+	r.complete_ns = TRACE_NS_UNKNOWN;
 	trace_stats_add(s, &r);
 	CHECK(s->bucket_ns == 16000000000ull && s->b_ios[0] == 1000 && s->b_ios[312] == 1, "bucket %llu",
 	      (unsigned long long)s->bucket_ns);
 	free(s);
+}
+
+/* Every reader on mutated copies of every sample: an error or the end, never a crash. */
+static void test_garbage(void)
+{
+	static const char *const files[] = { "sda.blkparse", "msr.csv", "spc.csv", "alibaba.csv",
+					     "tencent.csv", "tracefs.txt", "biosnoop.txt", "v2.iolog" };
+	static const char junk[] = "\n\r,+ -[]()0123456789.:RWDFNSx\xff";
+	uint64_t seed = 42;
+	char buf[2048];
+	int runs = 0;
+
+	for (size_t fi = 0; fi < sizeof(files) / sizeof(files[0]); fi++) {
+		char path[128];
+		snprintf(path, sizeof(path), DATA "%s", files[fi]);
+		FILE *f = fopen(path, "rb");
+		size_t n = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+		for (int k = 0; k < 40; k++) {
+			char mut[2048];
+			memcpy(mut, buf, n);
+			size_t len = n;
+			for (int e = 0; e < 4; e++) {
+				seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+				mut[(seed >> 33) % len] = junk[(seed >> 17) % (sizeof(junk) - 1)];
+			}
+			if (k % 5 == 0)
+				len = (seed >> 40) % len;
+			FILE *o = fopen("build/tests/garbage.tmp", "wb");
+			fwrite(mut, 1, len, o);
+			fclose(o);
+			for (int fmt = 0; trace_format_table[fmt]; fmt++) {
+				struct got g;
+				read_all("build/tests/garbage.tmp", trace_format_table[fmt]->name, 0, &g);
+				CHECK(g.rc == 1 || g.rc == -EINVAL || g.n == MAXR, "%s as %s: rc %d", files[fi],
+				      trace_format_table[fmt]->name, g.rc);
+				CHECK(g.rc != -EINVAL || strstr(g.err, "garbage.tmp"), "message without the file: %s", g.err);
+				runs++;
+			}
+		}
+	}
+	CHECK(runs == 8 * 40 * 10, "%d runs", runs);
+	unlink("build/tests/garbage.tmp");
 }
 
 int main(void)
@@ -527,5 +571,6 @@ int main(void)
 	RUN(test_appio_format);
 	RUN(test_round_trips);
 	RUN(test_stats);
+	RUN(test_garbage);
 	return check_done();
 }
