@@ -296,7 +296,7 @@ static void test_msr(void)
 
 	CHECK(!trace_msr_filetime_ns(116444736000000000ull, &ns) && ns == 0, "the Unix epoch: %llu",
 	      (unsigned long long)ns);
-	/* 2007-02-22 16:00:00.3061629 UTC, the first line of an MSR file */
+	/* 2007-02-22 17:00:00.3061629 UTC, the first line of an MSR file */
 	CHECK(!trace_msr_filetime_ns(128166372003061629ull, &ns) && ns == 1172160000306162900ull + 3600000000000ull,
 	      "%llu", (unsigned long long)ns);
 	CHECK(trace_msr_filetime_ns(116444735999999999ull, &ns) == -1, "before 1970 accepted");
