@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "appio/trace.h"
 #include "appio/trace_stats.h"
@@ -138,6 +139,8 @@ static int cmd_convert(int argc, char **argv)
 	}
 	if (rc < 0) {
 		trace_writer_close(&w);
+		if (w.path && strcmp(w.path, "-"))
+			unlink(w.path);         /* no half-converted trace left behind */
 		fprintf(stderr, "appio: trace convert: %s\n", r.err);
 		trace_close(&r);
 		return EXIT_USAGE;

@@ -137,6 +137,10 @@ int trace_open(struct trace_reader *r, const char *path, const struct trace_form
 	if (n < 0)
 		return (int)n;
 	head[n] = 0;
+	if (!fmt && !n) {
+		snprintf(r->err, sizeof(r->err), "'%s' is empty: no trace format to guess", path);
+		return -EINVAL;
+	}
 	if (!fmt && !(fmt = trace_format_guess(head, (size_t)n))) {
 		snprintf(r->err, sizeof(r->err), "'%s': unknown trace format (give one with --from; "
 			 "see 'appio trace formats')", path);
