@@ -213,7 +213,7 @@ static void test_blktrace(void)
 		bt_put(c0, swap, 500, 0, 0, 0, 1 << 10, 12);                    /* a notify with payload */
 		bt_put(c0, swap, 1000, 100, 4096, 1, 1 << 1 | 1 << 3, 0);       /* Q WS */
 		bt_put(c0, swap, 1100, 100, 4096, 7, 1 << 1 | 1 << 3, 0);       /* D WS */
-		bt_put(c1, swap, 1050, 900, 8192, 7, 1 << 0 | 1 << 11, 0);      /* D RA, other CPU */
+		bt_put(c1, swap, 1050, 900, 8192, 7, 1 << 0 | 1 << 11 | 1 << 12, 0); /* D RAM, other CPU */
 		bt_put(c1, swap, 1200, 0, 0, 7, 1 << 2, 0);                     /* D flush */
 		bt_put(c0, swap, 1300, 200, 4096, 7, 1 << 1 | 1 << 2 | 1 << 15, 0); /* D FWF */
 		bt_put(c1, swap, 1400, 300, 65536, 7, 1 << 13, 0);              /* D discard */
@@ -227,7 +227,7 @@ static void test_blktrace(void)
 		read_all("build/tests/bt.blktrace.1", NULL, 0, &g);
 		CHECK(g.rc == 1 && g.n == 5 && !strcmp(g.fmt, "blktrace"), "swap %d: rc %d, %d records, %s: %s",
 		      swap, g.rc, g.n, g.fmt, g.err);
-		REC(g, 0, 0, 950, TRACE_OP_READ, TRACE_F_AHEAD, 900 * 512, 8192);
+		REC(g, 0, 0, 950, TRACE_OP_READ, TRACE_F_AHEAD | TRACE_F_META, 900 * 512, 8192);
 		REC(g, 1, 50, 1050, TRACE_OP_WRITE, TRACE_F_SYNC, 100 * 512, 4096);
 		REC(g, 2, 150, 1150, TRACE_OP_FLUSH, 0, 0, 0);
 		REC(g, 3, 250, 1250, TRACE_OP_WRITE, TRACE_F_PREFLUSH | TRACE_F_FUA, 200 * 512, 4096);
