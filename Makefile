@@ -62,7 +62,7 @@ ifneq ($(MYSQL_PC),)
   LDLIBS   += $(shell pkg-config --libs $(MYSQL_PC))
 endif
 
-SRCS      := $(wildcard src/*.c emulators/*.c emulators/*/*.c)
+SRCS      := $(wildcard src/*.c emulators/*.c emulators/*/*.c traces/*.c)
 LIB_SRCS  := $(filter-out src/main.c,$(SRCS))
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)

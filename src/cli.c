@@ -12,6 +12,7 @@
 
 #include "appio/emulator.h"
 #include "appio/engine.h"
+#include "appio/trace.h"
 #include "cli.h"
 
 /* The one mutable global: set by main()'s signal handler, read by the runner. */
@@ -72,13 +73,16 @@ int cmd_list(int argc, char **argv)
 	for (const struct engine_ops *const *e = engine_table; *e; e++)
 		printf("  %-16s %s%s\n", (*e)->name, (*e)->desc,
 		       *e == engine_default() ? " (default)" : "");
+	puts("\ntrace formats (appio trace ... --from/--to NAME):");
+	for (const struct trace_format *const *f = trace_format_table; *f; f++)
+		printf("  %-16s %s\n", (*f)->name, (*f)->desc);
 	/* what emulators bring of their own: database drivers, workloads... */
 	for (const struct emu_ops *const *e = emulator_table; *e; e++) {
 		for (const struct emu_list *l = (*e)->lists; l && l->title; l++) {
 			const char *name, *desc;
 			printf("\n%s:\n", l->title);
 			for (unsigned i = 0; l->item(i, &name, &desc); i++)
-				printf("  %-16s %s\n", name, desc);
+				printf("  %-22s %s\n", name, desc);
 		}
 	}
 	return 0;

@@ -38,5 +38,6 @@ int cmd_action(int argc, char **argv);      /* src/cmd_run.c: appio EMULATOR ACT
 int cmd_suite(int argc, char **argv);       /* src/cmd_suite.c: appio suite quick|review */
 int cmd_report(int argc, char **argv);      /* src/cmd_report.c: appio report RESULT.json... */
 int cmd_compare(int argc, char **argv);     /* src/cmd_report.c: appio compare A.json B.json... */
+int cmd_trace(int argc, char **argv);       /* src/cmd_trace.c: appio trace info|convert|formats */
 
 #endif

@@ -30,6 +30,7 @@ static void usage(FILE *f)
 	      "       appio report RESULT.json... [-o report.html]\n"
 	      "                                        charts and rankings; text without -o\n"
 	      "       appio compare A.json B.json...   a table per test: figure, rank, % from best\n"
+	      "       appio trace info|convert|formats a block trace's figures; convert between formats\n"
 	      "       appio run --help                 options common to every run\n"
 	      "       appio run PROFILE --help         a profile's options and defaults\n", f);
 }
@@ -60,6 +61,8 @@ int main(int argc, char **argv)
 		return cmd_report(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "trace"))
+		return cmd_trace(argc - 1, argv + 1);
 	if (emulator_find(argv[1]) && emulator_find(argv[1])->actions)
 		return cmd_action(argc - 1, argv + 1);  /* "appio db prepare oltp_read_write ..." */
 	if (emu_preset_find(argv[1]) || emulator_find(argv[1]))

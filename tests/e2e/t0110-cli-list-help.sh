@@ -14,6 +14,8 @@ grep -q "(default)" "$T/list" && ok "list marks the default engine" || not_ok "l
 for e in profile oltp tpcc nosql db; do
 	if grep -qE "^  $e +[A-Za-z]" "$T/list"; then ok "list shows emulator $e"; else not_ok "list shows emulator $e"; fi
 done
+grep -q "^trace formats" "$T/list" && grep -qE "^  blktrace +[A-Za-z]" "$T/list" &&
+	grep -qE "^  fio +[A-Za-z]" "$T/list" && ok "list shows the trace formats" || not_ok "list shows the trace formats"
 # what an emulator declares of its own: the database drivers and workloads
 grep -q "^database drivers" "$T/list" && grep -qE "^  sqlite +[A-Za-z]" "$T/list" &&
 	ok "list shows the database drivers" || not_ok "list shows the database drivers"

@@ -1,6 +1,6 @@
 /*
  * test_registry.c - walks every registry: engines, emulators, presets, the
- * database drivers and workloads, and every option table (the run options,
+ * database drivers and workloads, the trace formats, and every option table (the run options,
  * the suite's, each emulator's). Names are unique, everything has a
  * description or help, each emulator has exactly one shape, every preset
  * and every emulator's defaults parse.
@@ -10,6 +10,7 @@
 
 #include "appio/emulator.h"
 #include "appio/engine.h"
+#include "appio/trace.h"
 #include "check.h"
 #include "db/db_oltp.h"
 #include "job.h"
@@ -149,6 +150,24 @@ static void test_db_parts(void)
 	CHECK(workloads == 8, "%u workloads listed, SysBench has 8", workloads);
 }
 
+/* Trace formats: unique names, a description, readers and writers complete as groups. */
+static void test_trace_formats(void)
+{
+	unsigned readers = 0, writers = 0;
+
+	for (const struct trace_format *const *f = trace_format_table; *f; f++) {
+		const struct trace_format *t = *f;
+		CHECK(has_text(t->name) && has_text(t->desc), "a trace format without name or desc");
+		CHECK(trace_format_find(t->name) == t, "trace format '%s' appears twice", t->name);
+		CHECK(!t->open == !t->next && !t->open == !t->probe,
+		      "trace format '%s': probe, open and next come together", t->name);
+		CHECK(!t->wopen == !t->write, "trace format '%s': wopen and write come together", t->name);
+		readers += t->open != NULL;
+		writers += t->wopen != NULL;
+	}
+	CHECK(readers >= 10 && writers >= 3, "%u readers, %u writers", readers, writers);
+}
+
 int main(void)
 {
 	RUN(test_engines);
@@ -156,5 +175,6 @@ int main(void)
 	RUN(test_emulators);
 	RUN(test_presets);
 	RUN(test_db_parts);
+	RUN(test_trace_formats);
 	return check_done();
 }

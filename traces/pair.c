@@ -1,0 +1,115 @@
+/*
+ * pair.c - the issue/completion pairing table of pair.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "pair.h"
+
+static uint32_t hash(const struct pair *p, uint32_t dev, uint64_t sector)
+{
+	uint64_t h = (sector ^ ((uint64_t)dev << 47)) * 0x9e3779b97f4a7c15ull;
+	return (uint32_t)(h >> 32) & (p->nb - 1);
+}
+
+int pair_init(struct pair *p, uint32_t cap)
+{
+	p->cap = cap;
+	p->head = p->n = 0;
+	for (p->nb = 2; p->nb < 2 * cap; p->nb *= 2)
+		;
+	p->s = calloc(cap, sizeof(*p->s));
+	p->bucket = calloc(p->nb, sizeof(*p->bucket));
+	if (!p->s || !p->bucket) {
+		pair_release(p);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void pair_release(struct pair *p)
+{
+	free(p->s);
+	free(p->bucket);
+	p->s = NULL;
+	p->bucket = NULL;
+	p->n = 0;
+}
+
+/* The chain link that points at the oldest waiting slot for (dev, sector), or NULL. */
+static uint32_t *find(struct pair *p, uint32_t dev, uint64_t sector)
+{
+	uint32_t *link = &p->bucket[hash(p, dev, sector)], *best = NULL;
+	uint32_t best_age = UINT32_MAX;
+
+	for (; *link; link = &p->s[*link - 1].next) {
+		struct pair_slot *s = &p->s[*link - 1];
+		uint32_t age = (*link - 1 + p->cap - p->head) % p->cap;
+		if (s->rec.dev == dev && s->sector == sector && age < best_age) {
+			best = link;
+			best_age = age;
+		}
+	}
+	return best;
+}
+
+int pair_issue(struct pair *p, struct trace_rec *rec, uint64_t sector, struct trace_devs *ds)
+{
+	if (find(p, rec->dev, sector))
+		return 1;
+	if (p->n == p->cap)
+		return -ENOSPC;
+	uint32_t i = (p->head + p->n++) % p->cap;
+	uint32_t *b = &p->bucket[hash(p, rec->dev, sector)];
+	struct pair_slot *s = &p->s[i];
+
+	rec->inflight = ++ds->d[rec->dev].pending;
+	s->rec = *rec;
+	s->sector = sector;
+	s->state = 1;
+	s->next = *b;
+	*b = i + 1;
+	return 0;
+}
+
+/* Unlink the slot @link points at from its chain and mark it done. */
+static void finish(struct pair *p, uint32_t *link, struct trace_devs *ds)
+{
+	struct pair_slot *s = &p->s[*link - 1];
+
+	*link = s->next;
+	s->next = 0;
+	s->state = 2;
+	ds->d[s->rec.dev].pending--;
+}
+
+int pair_complete(struct pair *p, uint32_t dev, uint64_t sector, uint64_t t_ns,
+		  struct trace_devs *ds)
+{
+	uint32_t *link = find(p, dev, sector);
+
+	if (!link)
+		return 0;
+	struct pair_slot *s = &p->s[*link - 1];
+	s->rec.complete_ns = t_ns != TRACE_NS_UNKNOWN && t_ns < s->rec.issue_ns ?
+			     s->rec.issue_ns : t_ns;
+	finish(p, link, ds);
+	return 1;
+}
+
+int pair_pop(struct pair *p, struct trace_rec *out, int drain, struct trace_devs *ds)
+{
+	if (!p->n)
+		return 1;
+	struct pair_slot *s = &p->s[p->head];
+	if (s->state == 1) {
+		if (!drain)
+			return 1;
+		finish(p, find(p, s->rec.dev, s->sector), ds);
+	}
+	*out = s->rec;
+	s->state = 0;
+	p->head = (p->head + 1) % p->cap;
+	p->n--;
+	return 0;
+}
