@@ -40,6 +40,7 @@
 #include "gamma.h"
 
 #define FILESET_MANIFEST ".appio-fileset"
+#define FILESET_FILES_MAX 100000000     /* entries of one set (the personalities' --files) */
 
 enum fileset_state {
 	FILESET_PRESENT = 1 << 0,       /* the file exists */
@@ -122,7 +123,18 @@ void fileset_release(struct fileset *fs);
 /* Parameters equal for reuse (exported for tests). */
 bool fileset_params_match(const struct fileset_params *a, const struct fileset_params *b);
 
-/* Parse a manifest's text into @p. 0 or -EINVAL (exported for tests). */
+/*
+ * Write @p as a manifest's text into @buf of @len bytes (snprintf()'s
+ * return). Pure; exported for tests.
+ */
+int fileset_format_manifest(const struct fileset_params *p, char *buf, size_t len);
+
+/*
+ * Parse a manifest's text into @p: 0, or -EINVAL (and @p zeroed) unless it
+ * is exactly what fileset_format_manifest() writes, with every value in the
+ * range fileset_open() accepts. The manifest sits in the user's folder, so
+ * it is read as untrusted text. Exported for tests.
+ */
 int fileset_parse_manifest(const char *text, struct fileset_params *p);
 
 #endif
