@@ -98,9 +98,13 @@ int fileset_path(const struct fileset *fs, uint32_t i, char *buf, size_t len)
 
 uint64_t fileset_draw_size(const struct fileset *fs, struct rng *r)
 {
-	double x = gamma_next(&fs->gamma, r);
-	uint64_t units = (uint64_t)llround(x / fs->p.round);
-	return (units ? units : 1) * fs->p.round;
+	double units = round(gamma_next(&fs->gamma, r) / fs->p.round);
+	double most = (double)(FILESET_SIZE_MAX / fs->p.round);
+
+	/* range-checked before the cast: a huge mean's tail would not fit 64 bits */
+	if (!(units <= most))
+		units = most;
+	return (units >= 1 ? (uint64_t)units : 1) * fs->p.round;
 }
 
 bool fileset_params_match(const struct fileset_params *a, const struct fileset_params *b)
@@ -179,7 +183,7 @@ int fileset_parse_manifest(const char *text, struct fileset_params *p)
 	    strcspn(kind, " \t\v\f\r") < klen ||
 	    manifest_uint(&text, "files", 1, FILESET_FILES_MAX, &files) ||
 	    manifest_uint(&text, "width", 2, UINT32_MAX, &width) ||
-	    manifest_uint(&text, "mean", 1, UINT64_MAX, &mean) ||
+	    manifest_uint(&text, "mean", 1, FILESET_MEAN_MAX, &mean) ||
 	    manifest_shape(&text, &p->shape) ||
 	    manifest_uint(&text, "prealloc", 0, 100, &prealloc) ||
 	    manifest_uint(&text, "round", 1, UINT32_MAX, &round)) {
@@ -386,6 +390,7 @@ static int check_params(const struct fileset_params *p, char *err, size_t errlen
 			  p->files > FILESET_FILES_MAX ? "--files: at most 100000000" :
 			  p->width < 2 ? "--dir-width: at least 2" :
 			  !p->mean ? "--mean-size: at least 1 byte" :
+			  p->mean > FILESET_MEAN_MAX ? "--mean-size: at most 1T" :
 			  p->prealloc > 100 ? "--prealloc: 0 to 100" : NULL;
 	if (bad) {
 		snprintf(err, errlen, "%s", bad);

@@ -41,6 +41,8 @@
 
 #define FILESET_MANIFEST ".appio-fileset"
 #define FILESET_FILES_MAX 100000000     /* entries of one set (the personalities' --files) */
+#define FILESET_MEAN_MAX  (UINT64_C(1) << 40)   /* mean file size: 1 TiB (--mean-size) */
+#define FILESET_SIZE_MAX  (UINT64_C(1) << 50)   /* gamma's tail is cut here: 1 PiB */
 
 enum fileset_state {
 	FILESET_PRESENT = 1 << 0,       /* the file exists */
@@ -83,7 +85,10 @@ unsigned fileset_depth(uint32_t files, uint32_t width);
  */
 int fileset_path(const struct fileset *fs, uint32_t i, char *buf, size_t len);
 
-/* A new file's size: a gamma draw rounded to the nearest multiple of round (at least one). */
+/*
+ * A new file's size: a gamma draw rounded to the nearest multiple of round,
+ * at least one and at most FILESET_SIZE_MAX (so no size overflows).
+ */
 uint64_t fileset_draw_size(const struct fileset *fs, struct rng *r);
 
 /*
