@@ -317,6 +317,10 @@ static void add_result(struct reader *r, const char *name, const char *kind,
 	struct json_read_test *t;
 
 	r->test = name;
+	if (json_read_find(r->d, name)) {
+		bad(r, "a second test of this name (a result names each test once)");
+		return;
+	}
 	if (!strcmp(kind, "precondition") && json_is_object(steady)) {
 		t = new_test(r, name, JR_PRECOND, res);
 		window_point(r, t, steady, points);
