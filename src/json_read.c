@@ -131,6 +131,26 @@ static struct json_read_point *add_point(struct json_read_test *t)
 	return p;
 }
 
+/*
+ * A point's per-second series names no more classes a second than a result
+ * has: json_read_split() sizes its intervals by them.
+ */
+static bool series_ok(struct reader *r, json_t *pt, size_t i)
+{
+	json_t *sec;
+	size_t k;
+
+	json_array_foreach(json_object_get(pt, "series"), k, sec) {
+		size_t n = json_object_size(json_object_get(sec, "classes"));
+		if (n > RESULT_MAX_CLASSES) {
+			bad(r, "points[%zu].series[%zu].classes has %zu classes (at most %d)", i, k, n,
+			    RESULT_MAX_CLASSES);
+			return false;
+		}
+	}
+	return true;
+}
+
 /* A point's threads, queue depth and write %, checked: they name the point. */
 static bool point_xs(struct reader *r, json_t *pt, size_t i, unsigned *th, unsigned *qd, unsigned *wp)
 {
@@ -149,7 +169,7 @@ static void sweep_points(struct reader *r, struct json_read_test *t, json_t *poi
 
 	json_array_foreach(points, i, pt) {
 		unsigned th, qd, wp;
-		if (!point_xs(r, pt, i, &th, &qd, &wp))
+		if (!point_xs(r, pt, i, &th, &qd, &wp) || !series_ok(r, pt, i))
 			return;
 		struct json_read_point *p = add_point(t);
 		if (wp != UINT_MAX) {
@@ -166,10 +186,7 @@ static void sweep_points(struct reader *r, struct json_read_test *t, json_t *poi
 	}
 }
 
-/*
- * Per-second figures of every round (or fill run), end to end. A second
- * names no more classes than a result has (json_read_split() sizes by them).
- */
+/* Per-second figures of every round (or fill run), end to end. */
 static void seconds(struct reader *r, struct json_read_test *t, json_t *points)
 {
 	size_t i, k;
@@ -177,12 +194,9 @@ static void seconds(struct reader *r, struct json_read_test *t, json_t *points)
 
 	json_array_foreach(points, i, pt) {
 		const char *h = str(pt, "headline");
+		if (!series_ok(r, pt, i))
+			return;
 		json_array_foreach(json_object_get(pt, "series"), k, sec) {
-			if (json_object_size(json_object_get(sec, "classes")) > RESULT_MAX_CLASSES) {
-				bad(r, "points[%zu].series[%zu].classes has %zu classes (at most %d)", i, k,
-				    json_object_size(json_object_get(sec, "classes")), RESULT_MAX_CLASSES);
-				return;
-			}
 			json_t *c = json_object_get(json_object_get(sec, "classes"), *h ? h : "total");
 			t->sec_ops = xrealloc(t->sec_ops, (t->nsec + 1) * sizeof(double));
 			t->sec_mbs = xrealloc(t->sec_mbs, (t->nsec + 1) * sizeof(double));

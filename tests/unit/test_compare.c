@@ -178,6 +178,8 @@ static void test_impossible_numbers(void)
 		{ NULL, "\"threads\": -4, \"qd\": 1", NULL, "threads" },
 		{ NULL, "\"threads\": 4, \"qd\": 1e20", NULL, "qd" },
 		{ NULL, "\"threads\": 4, \"qd\": 1, \"write_pct\": 150", NULL, "write_pct" },
+		{ NULL, "\"threads\": 4, \"qd\": 1, \"series\": [{\"classes\": {}}, {\"classes\": {\"c0\": {}, \"c1\": {}, \"c2\": {}, \"c3\": {}, \"c4\": {}, \"c5\": {}, \"c6\": {}, \"c7\": {}, \"c8\": {}, \"c9\": {}, \"c10\": {}, \"c11\": {}, \"c12\": {}, \"c13\": {}, \"c14\": {}, \"c15\": {}, \"c16\": {}, \"c17\": {}}}]", NULL,
+		  "points[0].series[1].classes" },
 		{ NULL, NULL, "\"intervals\": \"99999999999\"", "intervals" },
 		{ NULL, NULL, "\"intervals\": \"-1\"", "intervals" },
 		{ NULL, NULL, "\"intervals\": 6", "intervals" },
