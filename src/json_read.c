@@ -33,6 +33,14 @@ struct reader {
 	int rc;
 };
 
+/* Names and parser messages quote the file's bytes: keep the message one line. */
+static void one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			*s = '?';
+}
+
 static void bad(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Record the first error: "'FILE': test 'NAME': WHAT". */
@@ -48,9 +56,7 @@ static void bad(struct reader *r, const char *fmt, ...)
 	va_end(ap);
 	snprintf(r->err, r->errlen, "'%s'%s%s%s: %s", r->d->path, r->test ? ": test '" : "",
 		 r->test ? r->test : "", r->test ? "'" : "", what);
-	for (char *c = r->err; *c; c++)         /* names come from the file: keep it one line */
-		if ((unsigned char)*c < ' ' || *c == 0x7f)
-			*c = '?';
+	one_line(r->err);
 	r->rc = -EINVAL;
 }
 
@@ -450,8 +456,10 @@ int json_read_load(struct json_read_doc *d, const char *path, char *err, size_t 
 	} else {
 		rc = read_doc(d, err, errlen);
 	}
-	if (rc)
+	if (rc) {
+		one_line(err);
 		json_read_release(d);
+	}
 	return rc;
 }
 
@@ -469,8 +477,10 @@ int json_read_loadb(struct json_read_doc *d, const char *name, const char *buf, 
 	} else {
 		rc = read_doc(d, err, errlen);
 	}
-	if (rc)
+	if (rc) {
+		one_line(err);
 		json_read_release(d);
+	}
 	return rc;
 }
 
