@@ -2,10 +2,14 @@
 #   make            build ./appio
 #   make test       build, then run every unit and end-to-end test
 #   make asan       build ./appio-asan and run the whole suite under ASan+UBSan
+#   make tsan       build ./appio-tsan and run the multi-threaded tests under TSan
+#   make fuzz       build the fuzz targets of tests/fuzz (clang, libFuzzer), run
+#                   each for FUZZ_TIME seconds and replay its regression inputs
 #   make bench      appio against fio side by side (scripts/bench-vs-fio.sh)
 #   make install    install to $(PREFIX)/bin
 #   make check      the README's test command: install missing Debian packages
-#                   (needs root), then make test and make asan
+#                   (needs root), then make test, make asan, make tsan and a
+#                   short make fuzz
 
 CC       ?= cc
 PREFIX   ?= /usr/local
@@ -69,7 +73,19 @@ LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all test unit asan bench install check clean
+# The gates for races and hostile input (README "Sanitizers and fuzzing").
+TSAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+# unit tests and the end-to-end tests that run worker threads, briefly
+TSAN_TESTS  ?= unit/ t0200 t0300 t0800 t0810
+FUZZ_CC     ?= clang
+FUZZ_SAN    := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
+FUZZ_TIME   ?= 20
+FUZZ_SRCS   := $(wildcard tests/fuzz/*.c)
+FUZZ_BINS   := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+# the result target draws no chart: gnuplot is a child process, not a parser
+FUZZ_LDFLAGS_result := -Wl,--wrap=chart_figure
+
+.PHONY: all test unit asan tsan fuzz fuzz-bins bench install check clean
 all: $(BIN)
 
 $(BIN): $(OBJS)
@@ -87,6 +103,13 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS)
 
 unit: $(UNIT_BINS)
 
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(CPPFLAGS) -Isrc -Iemulators $(WARN) $(CFLAGS) -fsanitize=fuzzer -o $@ $< \
+	  $(LIB_OBJS) $(LDFLAGS) $(FUZZ_LDFLAGS_$*) $(LDLIBS)
+
+fuzz-bins: $(FUZZ_BINS)
+
 test: $(BIN) unit
 	APPIO=$(CURDIR)/$(BIN) UNIT_DIR=$(CURDIR)/$(BUILD)/tests tests/run.sh
 
@@ -95,6 +118,19 @@ asan:
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  LDFLAGS="-fsanitize=address,undefined" test
 
+# A race stops the program (exit 66) and so fails its test.
+tsan:
+	$(MAKE) BUILD=build/tsan BIN=appio-tsan CFLAGS="$(TSAN_CFLAGS)" \
+	  LDFLAGS="-fsanitize=thread" appio-tsan unit
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" APPIO=$(CURDIR)/appio-tsan \
+	  UNIT_DIR=$(CURDIR)/build/tsan/tests ONLY="$(TSAN_TESTS)" tests/run.sh
+
+fuzz:
+	$(MAKE) CC=$(FUZZ_CC) BUILD=build/fuzz \
+	  CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
+	  LDFLAGS="$(FUZZ_SAN)" fuzz-bins
+	tests/fuzz/run.sh build/fuzz/fuzz $(FUZZ_TIME)
+
 bench: $(BIN)
 	scripts/bench-vs-fio.sh
 
@@ -102,11 +138,14 @@ check:
 	scripts/install-deps.sh --test
 	$(MAKE) test
 	$(MAKE) asan
+	$(MAKE) tsan
+	$(MAKE) fuzz FUZZ_TIME=10
 
 install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/appio
 
 clean:
-	rm -rf build $(BIN) appio-asan
+	rm -rf build $(BIN) appio-asan appio-tsan
 
 -include $(OBJS:.o=.d) $(UNIT_BINS:=.d)
+-include $(FUZZ_BINS:=.d)

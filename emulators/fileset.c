@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "appio/opt.h"
 #include "fileset.h"
 #include "appio/xalloc.h"
 
@@ -97,9 +98,13 @@ int fileset_path(const struct fileset *fs, uint32_t i, char *buf, size_t len)
 
 uint64_t fileset_draw_size(const struct fileset *fs, struct rng *r)
 {
-	double x = gamma_next(&fs->gamma, r);
-	uint64_t units = (uint64_t)llround(x / fs->p.round);
-	return (units ? units : 1) * fs->p.round;
+	double units = round(gamma_next(&fs->gamma, r) / fs->p.round);
+	double most = (double)(FILESET_SIZE_MAX / fs->p.round);
+
+	/* range-checked before the cast: a huge mean's tail would not fit 64 bits */
+	if (!(units <= most))
+		units = most;
+	return (units >= 1 ? (uint64_t)units : 1) * fs->p.round;
 }
 
 bool fileset_params_match(const struct fileset_params *a, const struct fileset_params *b)
@@ -109,34 +114,96 @@ bool fileset_params_match(const struct fileset_params *a, const struct fileset_p
 	       a->prealloc == b->prealloc && a->round == b->round;
 }
 
+int fileset_format_manifest(const struct fileset_params *p, char *buf, size_t len)
+{
+	return snprintf(buf, len, "appio-fileset 1\nkind %s\nfiles %u\nwidth %u\nmean %llu\n"
+			"shape %.17g\nprealloc %u\nround %u\n", p->kind, p->files, p->width,
+			(unsigned long long)p->mean, p->shape, p->prealloc, p->round);
+}
+
+/*
+ * Line "KEY VALUE\n" at *@text: the value's span, and *@text moved past the
+ * line. The manifest is read exactly as fileset_format_manifest() writes it.
+ */
+static int manifest_line(const char **text, const char *key, const char **val, size_t *len)
+{
+	size_t k = strlen(key);
+	const char *p = *text;
+
+	if (strncmp(p, key, k) || p[k] != ' ')
+		return -EINVAL;
+	*val = p + k + 1;
+	*len = strcspn(*val, "\n");
+	if ((*val)[*len] != '\n')
+		return -EINVAL;
+	*text = *val + *len + 1;
+	return 0;
+}
+
+/* A decimal "KEY N" line with @lo <= N <= @hi. */
+static int manifest_uint(const char **text, const char *key, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	const char *val;
+	char num[24];
+	size_t len;
+
+	if (manifest_line(text, key, &val, &len) || len >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, val, len);
+	num[len] = '\0';
+	if (parse_uint(num, out) || *out < lo || *out > hi)
+		return -EINVAL;
+	return 0;
+}
+
+/* "shape X": a finite number above 0, in full (strtod's own reading, nothing after). */
+static int manifest_shape(const char **text, double *out)
+{
+	const char *val;
+	char num[40], *end;
+	size_t len;
+
+	if (manifest_line(text, "shape", &val, &len) || !len || len >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, val, len);
+	num[len] = '\0';
+	*out = strtod(num, &end);
+	return *end || num[0] == ' ' || !isfinite(*out) || !(*out > 0) ? -EINVAL : 0;
+}
+
 int fileset_parse_manifest(const char *text, struct fileset_params *p)
 {
-	unsigned version = 0, files, width, prealloc, round;
-	unsigned long long mean;
-	double shape;
-	char kind[32];
+	uint64_t version, files, width, mean, prealloc, round;
+	const char *kind;
+	size_t klen;
 
 	memset(p, 0, sizeof(*p));
-	if (sscanf(text, "appio-fileset %u kind %31s files %u width %u mean %llu shape %lf "
-		   "prealloc %u round %u", &version, kind, &files, &width, &mean, &shape,
-		   &prealloc, &round) != 8 || version != 1)
+	if (manifest_uint(&text, "appio-fileset", 1, 1, &version) ||
+	    manifest_line(&text, "kind", &kind, &klen) || !klen || klen >= sizeof(p->kind) ||
+	    strcspn(kind, " \t\v\f\r") < klen ||
+	    manifest_uint(&text, "files", 1, FILESET_FILES_MAX, &files) ||
+	    manifest_uint(&text, "width", 2, UINT32_MAX, &width) ||
+	    manifest_uint(&text, "mean", 1, FILESET_MEAN_MAX, &mean) ||
+	    manifest_shape(&text, &p->shape) ||
+	    manifest_uint(&text, "prealloc", 0, 100, &prealloc) ||
+	    manifest_uint(&text, "round", 1, UINT32_MAX, &round)) {
+		memset(p, 0, sizeof(*p));
 		return -EINVAL;
-	if (!files || width < 2 || !mean || !(shape > 0) || prealloc > 100 || !round)
-		return -EINVAL;
-	*p = (struct fileset_params){ .files = files, .width = width, .mean = mean, .shape = shape,
-				      .prealloc = prealloc, .round = round };
-	snprintf(p->kind, sizeof(p->kind), "%s", kind);
+	}
+	memcpy(p->kind, kind, klen);
+	p->files = (uint32_t)files;
+	p->width = (uint32_t)width;
+	p->mean = mean;
+	p->prealloc = (unsigned)prealloc;
+	p->round = (uint32_t)round;
 	return 0;
 }
 
 /* Write the manifest atomically (temporary name, rename). */
 static int write_manifest(struct fileset *fs, char *err, size_t errlen)
 {
-	const struct fileset_params *p = &fs->p;
 	char text[512];
-	int n = snprintf(text, sizeof(text), "appio-fileset 1\nkind %s\nfiles %u\nwidth %u\n"
-			 "mean %llu\nshape %.17g\nprealloc %u\nround %u\n", p->kind, p->files,
-			 p->width, (unsigned long long)p->mean, p->shape, p->prealloc, p->round);
+	int n = fileset_format_manifest(&fs->p, text, sizeof(text));
 	int fd = openat(fs->rootfd, FILESET_MANIFEST ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 
 	if (fd < 0)
@@ -320,8 +387,10 @@ static void remove_old(struct fileset *fs, const struct fileset_params *old)
 static int check_params(const struct fileset_params *p, char *err, size_t errlen)
 {
 	const char *bad = !p->files ? "--files: at least 1" :
+			  p->files > FILESET_FILES_MAX ? "--files: at most 100000000" :
 			  p->width < 2 ? "--dir-width: at least 2" :
 			  !p->mean ? "--mean-size: at least 1 byte" :
+			  p->mean > FILESET_MEAN_MAX ? "--mean-size: at most 1T" :
 			  p->prealloc > 100 ? "--prealloc: 0 to 100" : NULL;
 	if (bad) {
 		snprintf(err, errlen, "%s", bad);

@@ -40,6 +40,9 @@
 #include "gamma.h"
 
 #define FILESET_MANIFEST ".appio-fileset"
+#define FILESET_FILES_MAX 100000000     /* entries of one set (the personalities' --files) */
+#define FILESET_MEAN_MAX  (UINT64_C(1) << 40)   /* mean file size: 1 TiB (--mean-size) */
+#define FILESET_SIZE_MAX  (UINT64_C(1) << 50)   /* gamma's tail is cut here: 1 PiB */
 
 enum fileset_state {
 	FILESET_PRESENT = 1 << 0,       /* the file exists */
@@ -82,7 +85,10 @@ unsigned fileset_depth(uint32_t files, uint32_t width);
  */
 int fileset_path(const struct fileset *fs, uint32_t i, char *buf, size_t len);
 
-/* A new file's size: a gamma draw rounded to the nearest multiple of round (at least one). */
+/*
+ * A new file's size: a gamma draw rounded to the nearest multiple of round,
+ * at least one and at most FILESET_SIZE_MAX (so no size overflows).
+ */
 uint64_t fileset_draw_size(const struct fileset *fs, struct rng *r);
 
 /*
@@ -122,7 +128,18 @@ void fileset_release(struct fileset *fs);
 /* Parameters equal for reuse (exported for tests). */
 bool fileset_params_match(const struct fileset_params *a, const struct fileset_params *b);
 
-/* Parse a manifest's text into @p. 0 or -EINVAL (exported for tests). */
+/*
+ * Write @p as a manifest's text into @buf of @len bytes (snprintf()'s
+ * return). Pure; exported for tests.
+ */
+int fileset_format_manifest(const struct fileset_params *p, char *buf, size_t len);
+
+/*
+ * Parse a manifest's text into @p: 0, or -EINVAL (and @p zeroed) unless it
+ * is exactly what fileset_format_manifest() writes, with every value in the
+ * range fileset_open() accepts. The manifest sits in the user's folder, so
+ * it is read as untrusted text. Exported for tests.
+ */
 int fileset_parse_manifest(const char *text, struct fileset_params *p);
 
 #endif

@@ -139,8 +139,9 @@ struct fsp_worker {
 
 #define O(field) offsetof(struct fsp_opts, field)
 #define FSP_OPTS(FILES, MEAN, WIDTH, PREALLOC) { \
-	{ "files", OPT_UINT, O(files), FILES, "entries in the fileset", .min = 1, .max = 100000000 }, \
-	{ "mean-size", OPT_SIZE, O(mean), MEAN, "mean file size (gamma-distributed)", .min = 1 }, \
+	{ "files", OPT_UINT, O(files), FILES, "entries in the fileset", .min = 1, .max = FILESET_FILES_MAX }, \
+	{ "mean-size", OPT_SIZE, O(mean), MEAN, "mean file size (gamma-distributed)", .min = 1, \
+	  .max = FILESET_MEAN_MAX }, \
 	{ "gamma", OPT_DOUBLE, O(gamma), "1.5", "shape of the gamma size distribution (> 0)" }, \
 	{ "dir-width", OPT_UINT, O(dir_width), WIDTH, "files per folder and folders per folder", \
 	  .min = 2 }, \

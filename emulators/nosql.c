@@ -280,13 +280,18 @@ static int read_fragment(struct emu_worker *w, struct stand *s)
 	return read_cached(w, s, rng_below(&w->rng, slots) * nr->lbs, (uint32_t)len);
 }
 
-/* The forest's stands, referenced, with the in-memory live count; under the lock. */
-static unsigned snapshot(struct forest *f, struct stand **snap, uint64_t *mem_live)
+/*
+ * The forest's stands, referenced, with their live counts and the in-memory
+ * one, taken under the lock: updates make versions obsolete (under the lock)
+ * while the query reads, which then sees the stands as they were.
+ */
+static unsigned snapshot(struct forest *f, struct stand **snap, uint64_t *live, uint64_t *mem_live)
 {
 	pthread_mutex_lock(&f->lock);
 	unsigned n = f->nstands;
 	for (unsigned i = 0; i < n; i++) {
 		snap[i] = f->stands[i];
+		live[i] = snap[i]->live;
 		atomic_fetch_add(&snap[i]->refs, 1);
 	}
 	*mem_live = f->mem_live + (f->save_pending ? f->save_live : 0);
@@ -294,7 +299,8 @@ static unsigned snapshot(struct forest *f, struct stand **snap, uint64_t *mem_li
 	return n;
 }
 
-static int query_reads(struct emu_worker *w, struct stand **snap, unsigned n, uint64_t mem_live)
+static int query_reads(struct emu_worker *w, struct stand **snap, const uint64_t *live, unsigned n,
+		       uint64_t mem_live)
 {
 	const struct nosql_opts *o = w->run->opts;
 	uint64_t total = mem_live;
@@ -302,7 +308,7 @@ static int query_reads(struct emu_worker *w, struct stand **snap, unsigned n, ui
 
 	/* every stand's index is consulted: the cost that grows with the stand count */
 	for (unsigned i = 0; i < n && !rc; i++) {
-		total += snap[i]->live;
+		total += live[i];
 		uint64_t pages = (snap[i]->file_bytes - snap[i]->data_area) / PAGE;
 		rc = read_cached(w, snap[i], snap[i]->data_area + rng_below(&w->rng, pages) * PAGE, PAGE);
 	}
@@ -312,8 +318,8 @@ static int query_reads(struct emu_worker *w, struct stand **snap, unsigned n, ui
 			continue;               /* still in memory: no I/O */
 		x -= mem_live;
 		unsigned i = 0;
-		while (i + 1 < n && x >= snap[i]->live)
-			x -= snap[i++]->live;
+		while (i + 1 < n && x >= live[i])
+			x -= live[i++];
 		rc = read_fragment(w, snap[i]);
 	}
 	return rc;
@@ -322,9 +328,9 @@ static int query_reads(struct emu_worker *w, struct stand **snap, unsigned n, ui
 static int do_query(struct emu_worker *w, struct forest *f)
 {
 	struct stand *snap[NOSQL_MAX_STANDS];
-	uint64_t t0 = emu_now(), mem_live;
-	unsigned n = snapshot(f, snap, &mem_live);
-	int rc = query_reads(w, snap, n, mem_live);
+	uint64_t t0 = emu_now(), mem_live, live[NOSQL_MAX_STANDS];
+	unsigned n = snapshot(f, snap, live, &mem_live);
+	int rc = query_reads(w, snap, live, n, mem_live);
 
 	for (unsigned i = 0; i < n; i++)
 		nosql_stand_put(snap[i]);

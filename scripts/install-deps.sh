@@ -11,7 +11,8 @@ set -euo pipefail
 build=(gcc make pkg-config libc6-dev libaio-dev liburing-dev libblkid-dev
        libsqlite3-dev libpq-dev libmariadb-dev libjansson-dev gnuplot-nox)
 test=(fio jq e2fsprogs util-linux mount procps strace sysbench
-      mariadb-server mariadb-client postgresql postgresql-client chromium sqlite3)
+      mariadb-server mariadb-client postgresql postgresql-client chromium sqlite3
+      clang libclang-rt-dev)
 
 want=("${build[@]}")
 case "${1:-}" in

@@ -4,12 +4,61 @@
  * and src/suite.h; unknown keys are ignored so newer documents still read.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "appio/opt.h"
+#include "appio/result.h"
 #include "json_read.h"
 #include "appio/xalloc.h"
+
+/*
+ * Bounds of what a document may say, so that a file mailed from elsewhere
+ * cannot make the reader loop or allocate without end: appio's own limits
+ * (--max-rounds, nosql's --intervals, the classes a result has).
+ */
+#define ROUNDS_MAX    10000
+#define INTERVALS_MAX 10000
+#define WIDTH_MAX     65536     /* threads or queue depth of a point (appio allows 4096) */
+
+/* A document being read: the first impossible value found stops it. */
+struct reader {
+	struct json_read_doc *d;
+	const char *test;               /* the test being read, for messages */
+	char *err;
+	size_t errlen;
+	int rc;
+};
+
+/* Names and parser messages quote the file's bytes: keep the message one line. */
+static void one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			*s = '?';
+}
+
+static void bad(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Record the first error: "'FILE': test 'NAME': WHAT". */
+static void bad(struct reader *r, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	if (r->rc)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(r->err, r->errlen, "'%s'%s%s%s: %s", r->d->path, r->test ? ": test '" : "",
+		 r->test ? r->test : "", r->test ? "'" : "", what);
+	one_line(r->err);
+	r->rc = -EINVAL;
+}
 
 static double num(json_t *o, const char *key)
 {
@@ -51,6 +100,33 @@ static void figures(json_t *pt, struct json_read_point *p)
 	p->raw = pt;
 }
 
+/*
+ * Key @key of @o as a whole number from @lo to @hi into *@out: absent or
+ * null is @def; anything else (text, a fraction, negative, too large) is an
+ * error naming @where.@key. Never casts a value it has not range-checked.
+ */
+static bool whole(struct reader *r, json_t *o, const char *where, const char *key,
+		  unsigned lo, unsigned hi, unsigned def, unsigned *out)
+{
+	json_t *v = json_object_get(o, key);
+	double x = json_number_value(v);
+
+	*out = def;
+	if (!v || json_is_null(v))
+		return true;
+	if (json_is_number(v) && x >= lo && x <= hi && x == floor(x)) {
+		*out = (unsigned)x;
+		return true;
+	}
+	if (json_is_number(v))
+		bad(r, "%s%s%s is %g (expected a whole number from %u to %u)", where, *where ? "." : "",
+		    key, x, lo, hi);
+	else
+		bad(r, "%s%s%s is not a number (expected a whole number from %u to %u)", where,
+		    *where ? "." : "", key, lo, hi);
+	return false;
+}
+
 static struct json_read_point *add_point(struct json_read_test *t)
 {
 	t->pts = xrealloc(t->pts, (t->npts + 1) * sizeof(*t->pts));
@@ -61,22 +137,55 @@ static struct json_read_point *add_point(struct json_read_test *t)
 	return p;
 }
 
-static void sweep_points(struct json_read_test *t, json_t *points)
+/*
+ * A point's per-second series names no more classes a second than a result
+ * has: json_read_split() sizes its intervals by them.
+ */
+static bool series_ok(struct reader *r, json_t *pt, size_t i)
+{
+	json_t *sec;
+	size_t k;
+
+	json_array_foreach(json_object_get(pt, "series"), k, sec) {
+		size_t n = json_object_size(json_object_get(sec, "classes"));
+		if (n > RESULT_MAX_CLASSES) {
+			bad(r, "points[%zu].series[%zu].classes has %zu classes (at most %d)", i, k, n,
+			    RESULT_MAX_CLASSES);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* A point's threads, queue depth and write %, checked: they name the point. */
+static bool point_xs(struct reader *r, json_t *pt, size_t i, unsigned *th, unsigned *qd, unsigned *wp)
+{
+	char where[32];
+
+	snprintf(where, sizeof(where), "points[%zu]", i);
+	return whole(r, pt, where, "threads", 1, WIDTH_MAX, 0, th) &&
+	       whole(r, pt, where, "qd", 1, WIDTH_MAX, 0, qd) &&
+	       whole(r, pt, where, "write_pct", 0, 100, UINT_MAX, wp);
+}
+
+static void sweep_points(struct reader *r, struct json_read_test *t, json_t *points)
 {
 	size_t i;
 	json_t *pt;
 
 	json_array_foreach(points, i, pt) {
+		unsigned th, qd, wp;
+		if (!point_xs(r, pt, i, &th, &qd, &wp) || !series_ok(r, pt, i))
+			return;
 		struct json_read_point *p = add_point(t);
-		double wp = num(pt, "write_pct"), th = num(pt, "threads"), qd = num(pt, "qd");
-		if (!isnan(wp)) {
-			snprintf(p->key, sizeof(p->key), "%.0f%% writes", wp);
+		if (wp != UINT_MAX) {
+			snprintf(p->key, sizeof(p->key), "%u%% writes", wp);
 			p->x = wp;
 		} else if (t->kind == JR_APP || t->kind == JR_DB) {
-			snprintf(p->key, sizeof(p->key), "%.0f threads", th);
+			snprintf(p->key, sizeof(p->key), "%u threads", th);
 			p->x = th;
 		} else {
-			snprintf(p->key, sizeof(p->key), "%.0fT/%.0fQ", th, qd);
+			snprintf(p->key, sizeof(p->key), "%uT/%uQ", th, qd);
 			p->x = (double)i;
 		}
 		figures(pt, p);
@@ -84,13 +193,15 @@ static void sweep_points(struct json_read_test *t, json_t *points)
 }
 
 /* Per-second figures of every round (or fill run), end to end. */
-static void seconds(struct json_read_test *t, json_t *points)
+static void seconds(struct reader *r, struct json_read_test *t, json_t *points)
 {
 	size_t i, k;
 	json_t *pt, *sec;
 
 	json_array_foreach(points, i, pt) {
 		const char *h = str(pt, "headline");
+		if (!series_ok(r, pt, i))
+			return;
 		json_array_foreach(json_object_get(pt, "series"), k, sec) {
 			json_t *c = json_object_get(json_object_get(sec, "classes"), *h ? h : "total");
 			t->sec_ops = xrealloc(t->sec_ops, (t->nsec + 1) * sizeof(double));
@@ -104,21 +215,32 @@ static void seconds(struct json_read_test *t, json_t *points)
 	}
 }
 
-/* The steady-state window as one point: its average, the rounds' latency. */
-static void window_point(struct json_read_test *t, json_t *steady, json_t *rounds)
+/*
+ * The steady-state window as one point: its average, the rounds' latency.
+ * Rounds are counted from 1; the window lies within the rounds run, which
+ * the document lists (0 when no round ran).
+ */
+static void window_point(struct reader *r, struct json_read_test *t, json_t *steady, json_t *rounds)
 {
 	json_t *w = json_object_get(steady, "window");
-	unsigned first = (unsigned)num(w, "first"), last = (unsigned)num(w, "last");
+	unsigned first, last, run, nr = (unsigned)json_array_size(rounds);
 	double ops = 0, lat = 0, max = NAN;
-	struct json_read_point *p = add_point(t);
 
+	t->reached = json_is_true(json_object_get(steady, "reached"));
+	if (!whole(r, steady, "steady_state", "rounds_run", 0, nr < ROUNDS_MAX ? nr : ROUNDS_MAX, 0, &run) ||
+	    !whole(r, steady, "steady_state", "round", t->reached, run, 0, &t->steady_round) ||
+	    !whole(r, w, "steady_state.window", "first", 0, run, 0, &first) ||
+	    !whole(r, w, "steady_state.window", "last", first, run, first, &last))
+		return;
+	t->rounds_run = run;
+	if (!t->reached)
+		t->steady_round = 0;
+
+	struct json_read_point *p = add_point(t);
 	snprintf(p->key, sizeof(p->key), "window");
 	p->m[JR_OPS] = num(w, "avg");
-	t->reached = json_is_true(json_object_get(steady, "reached"));
-	t->steady_round = t->reached ? (unsigned)num(steady, "round") : 0;
-	t->rounds_run = (unsigned)num(steady, "rounds_run");
-	for (unsigned r = first; r && r <= last; r++) {
-		json_t *c = head_class(json_array_get(rounds, r - 1));
+	for (unsigned k = first; k && k <= last; k++) {
+		json_t *c = head_class(json_array_get(rounds, k - 1));
 		double n = num(c, "ops");
 		json_t *l = json_object_get(c, "lat_ns");
 		if (isnan(n) || !c)
@@ -147,10 +269,45 @@ static void fill_point(struct json_read_test *t, json_t *points)
 	p->m[JR_MBPS] = secs > 0 ? bytes / 1e6 / secs : NAN;
 }
 
+/* Workload option "intervals" (text, as every option): 0 when absent. */
+static unsigned intervals(struct reader *r, json_t *options)
+{
+	json_t *v = json_object_get(options, "intervals");
+	uint64_t n = 0;
+
+	if (v && (!json_is_string(v) || parse_uint(json_string_value(v), &n) || n < 1 ||
+		  n > INTERVALS_MAX)) {
+		bad(r, "workload.options.intervals is %s%s%s (expected a whole number from 1 to %d)",
+		    json_is_string(v) ? "'" : "", json_is_string(v) ? json_string_value(v) : "not text",
+		    json_is_string(v) ? "'" : "", INTERVALS_MAX);
+		return 0;
+	}
+	return (unsigned)n;
+}
+
+/* Workload options are text, as a command line gives them (compare.c compares them so). */
+static void options_text(struct reader *r, json_t *options)
+{
+	const char *key;
+	json_t *v;
+
+	if (options && !json_is_object(options)) {
+		bad(r, "workload.options is not an object of option names and values");
+		return;
+	}
+	json_object_foreach(options, key, v) {
+		if (!json_is_string(v)) {
+			bad(r, "workload.options.%s is not text (an option's value as given, e.g. \"4k\")", key);
+			return;
+		}
+	}
+}
+
 /* Facts shared by every test of a result, and which headline applies. */
-static struct json_read_test *new_test(struct json_read_doc *d, const char *name,
+static struct json_read_test *new_test(struct reader *r, const char *name,
 				       enum json_read_kind kind, json_t *res)
 {
+	struct json_read_doc *d = r->d;
 	json_t *wl = json_object_get(res, "workload"), *p0 = json_array_get(json_object_get(res, "points"), 0);
 	json_t *c = head_class(p0);
 
@@ -162,7 +319,8 @@ static struct json_read_test *new_test(struct json_read_doc *d, const char *name
 	t->options = json_object_get(wl, "options");
 	t->engine = str(wl, "engine");
 	t->headline = *str(p0, "headline") ? str(p0, "headline") : "total";
-	t->intervals = (unsigned)strtoul(str(t->options, "intervals"), NULL, 10);
+	options_text(r, t->options);
+	t->intervals = intervals(r, t->options);
 	t->tx = strcmp(t->headline, "total");
 	t->mbs = kind == JR_FILL || (!t->tx && num(c, "ops") > 0 && num(c, "bytes") / num(c, "ops") >= 65536);
 	if (!d->target && json_is_object(json_object_get(res, "target")))
@@ -172,31 +330,38 @@ static struct json_read_test *new_test(struct json_read_doc *d, const char *name
 	return t;
 }
 
-static void add_result(struct json_read_doc *d, const char *name, const char *kind,
+static void add_result(struct reader *r, const char *name, const char *kind,
 		       json_t *res, json_t *steady)
 {
 	json_t *points = json_object_get(res, "points");
 	struct json_read_test *t;
 
+	r->test = name;
+	if (json_read_find(r->d, name)) {
+		bad(r, "a second test of this name (a result names each test once)");
+		return;
+	}
 	if (!strcmp(kind, "precondition") && json_is_object(steady)) {
-		t = new_test(d, name, JR_PRECOND, res);
-		window_point(t, steady, points);
-		seconds(t, points);
+		t = new_test(r, name, JR_PRECOND, res);
+		window_point(r, t, steady, points);
+		seconds(r, t, points);
 	} else if (!strcmp(kind, "precondition")) {
-		t = new_test(d, name, JR_FILL, res);
+		t = new_test(r, name, JR_FILL, res);
 		fill_point(t, points);
-		seconds(t, points);
+		seconds(r, t, points);
 	} else {
 		bool ws = !isnan(num(json_array_get(points, 0), "write_pct"));
 		enum json_read_kind k = !strcmp(kind, "application") ? JR_APP : !strcmp(kind, "database")
 			? JR_DB : ws ? JR_WSWEEP : JR_SWEEP;
-		t = new_test(d, name, k, res);
-		sweep_points(t, points);
+		t = new_test(r, name, k, res);
+		sweep_points(r, t, points);
 	}
+	r->test = NULL;
 }
 
-static void read_suite(struct json_read_doc *d)
+static void read_suite(struct reader *r)
 {
+	struct json_read_doc *d = r->d;
 	size_t i;
 	json_t *ph;
 
@@ -208,27 +373,29 @@ static void read_suite(struct json_read_doc *d)
 		if (!json_is_object(res) || !strcmp(kind, "purge") || !strcmp(status, "pending") ||
 		    !json_array_size(json_object_get(res, "points")))
 			continue;
-		add_result(d, str(ph, "name"), kind, res, json_object_get(ph, "steady_state"));
+		add_result(r, str(ph, "name"), kind, res, json_object_get(ph, "steady_state"));
+		if (r->rc)
+			return;
 	}
 }
 
 /* A single run: name its tests as the suite names its phases. */
-static void read_run(struct json_read_doc *d)
+static void read_run(struct reader *r)
 {
+	struct json_read_doc *d = r->d;
 	json_t *wl = json_object_get(d->root, "workload"), *pre = json_object_get(d->root, "precondition");
 	const char *preset = str(wl, "preset"), *name = str(wl, "name");
 	char tname[128];
 
 	d->complete = !json_is_true(json_object_get(d->root, "interrupted"));
 	if (json_is_object(pre) && json_array_size(json_object_get(pre, "rounds"))) {
-		json_t *tmp = json_pack("{s:O, s:O, s:O}", "workload", wl, "points",
-					json_object_get(pre, "rounds"), "target",
-					json_object_get(d->root, "target") ? json_object_get(d->root, "target") : json_null());
+		json_t *tmp = json_pack("{s:O?, s:O, s:O?}", "workload", wl, "points",
+					json_object_get(pre, "rounds"), "target", json_object_get(d->root, "target"));
 		json_object_set_new(d->root, "_precondition_result", tmp);
 		snprintf(tname, sizeof(tname), "precondition %s", *preset ? preset : name);
-		add_result(d, tname, "precondition", tmp, json_object_get(pre, "steady_state"));
+		add_result(r, tname, "precondition", tmp, json_object_get(pre, "steady_state"));
 	}
-	if (!json_array_size(json_object_get(d->root, "points")))
+	if (r->rc || !json_array_size(json_object_get(d->root, "points")))
 		return;
 	if (*preset)
 		snprintf(tname, sizeof(tname), "sweep %s", preset);
@@ -236,40 +403,85 @@ static void read_run(struct json_read_doc *d)
 		snprintf(tname, sizeof(tname), "database %s", name);
 	else
 		snprintf(tname, sizeof(tname), "%s", name);
-	add_result(d, tname, *preset ? "sweep" : json_object_get(json_object_get(d->root, "info"), "driver")
+	add_result(r, tname, *preset ? "sweep" : json_object_get(json_object_get(d->root, "info"), "driver")
 		   ? "database" : "application", d->root, NULL);
+}
+
+/* Label @d from its @path: the file's name without ".json". */
+static void name_doc(struct json_read_doc *d, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t len;
+
+	memset(d, 0, sizeof(*d));
+	d->path = xstrdup(path);
+	d->label = xstrdup(base ? base + 1 : path);
+	len = strlen(d->label);
+	if (len > 5 && !strcmp(d->label + len - 5, ".json"))
+		d->label[len - 5] = 0;
+}
+
+/* Everything after parsing: is it a result appio reads, then its tests. */
+static int read_doc(struct json_read_doc *d, char *err, size_t errlen)
+{
+	struct reader r = { .d = d, .err = err, .errlen = errlen };
+	double fv = num(d->root, "format_version");
+
+	if (!json_is_object(d->root) || isnan(fv) || !json_object_get(d->root, "appio_version")) {
+		snprintf(err, errlen, "'%s' is not an appio result (no appio_version/format_version)", d->path);
+		return -EINVAL;
+	}
+	if (fv != 1) {
+		snprintf(err, errlen, "'%s' has format_version %g; this appio reads version 1", d->path, fv);
+		return -EINVAL;
+	}
+	d->interrupted = json_is_true(json_object_get(d->root, "interrupted"));
+	if (json_object_get(d->root, "phases"))
+		read_suite(&r);
+	else
+		read_run(&r);
+	return r.rc;
 }
 
 int json_read_load(struct json_read_doc *d, const char *path, char *err, size_t errlen)
 {
 	json_error_t je;
-	const char *base = strrchr(path, '/');
+	int rc;
 
-	memset(d, 0, sizeof(*d));
-	d->path = xstrdup(path);
-	d->label = xstrdup(base ? base + 1 : path);
-	if (strlen(d->label) > 5 && !strcmp(d->label + strlen(d->label) - 5, ".json"))
-		d->label[strlen(d->label) - 5] = 0;
+	name_doc(d, path);
 	d->root = json_load_file(path, 0, &je);
 	if (!d->root) {
 		snprintf(err, errlen, "cannot read '%s': %s (line %d)", path, je.text, je.line);
-		return je.line <= 0 && strstr(je.text, "unable to open") ? -ENOENT : -EINVAL;
+		rc = je.line <= 0 && strstr(je.text, "unable to open") ? -ENOENT : -EINVAL;
+	} else {
+		rc = read_doc(d, err, errlen);
 	}
-	double fv = num(d->root, "format_version");
-	if (!json_is_object(d->root) || isnan(fv) || !json_object_get(d->root, "appio_version")) {
-		snprintf(err, errlen, "'%s' is not an appio result (no appio_version/format_version)", path);
-		return -EINVAL;
+	if (rc) {
+		one_line(err);
+		json_read_release(d);
 	}
-	if (fv != 1) {
-		snprintf(err, errlen, "'%s' has format_version %.0f; this appio reads version 1", path, fv);
-		return -EINVAL;
+	return rc;
+}
+
+int json_read_loadb(struct json_read_doc *d, const char *name, const char *buf, size_t len,
+		    char *err, size_t errlen)
+{
+	json_error_t je;
+	int rc;
+
+	name_doc(d, name);
+	d->root = json_loadb(buf, len, 0, &je);
+	if (!d->root) {
+		snprintf(err, errlen, "cannot read '%s': %s (line %d)", name, je.text, je.line);
+		rc = -EINVAL;
+	} else {
+		rc = read_doc(d, err, errlen);
 	}
-	d->interrupted = json_is_true(json_object_get(d->root, "interrupted"));
-	if (json_object_get(d->root, "phases"))
-		read_suite(d);
-	else
-		read_run(d);
-	return 0;
+	if (rc) {
+		one_line(err);
+		json_read_release(d);
+	}
+	return rc;
 }
 
 void json_read_release(struct json_read_doc *d)

@@ -68,9 +68,20 @@ struct json_read_doc {
 /*
  * Read @path into @d. Returns 0, or -EINVAL with one line in @err naming the
  * file (not JSON, not an appio result, an unknown format_version) or -errno
- * when it cannot be read.
+ * when it cannot be read. A document is read as untrusted input: a number
+ * the reader would count or size with (the steady-state window and rounds,
+ * a point's threads, queue depth and write %, the "intervals" option, the
+ * classes of a second) outside what appio writes is -EINVAL too, the
+ * message naming the test and the key. On failure @d holds nothing.
  */
 int json_read_load(struct json_read_doc *d, const char *path, char *err, size_t errlen);
+
+/*
+ * json_read_load() of a document already in memory (@len bytes at @buf, no
+ * terminator needed); @name stands for its path in labels and messages.
+ */
+int json_read_loadb(struct json_read_doc *d, const char *name, const char *buf, size_t len,
+		    char *err, size_t errlen);
 
 /* Free what @d owns. Safe on a zeroed doc. */
 void json_read_release(struct json_read_doc *d);

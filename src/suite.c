@@ -635,6 +635,17 @@ static int parse_jobs(struct suite *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* Phases are found by name (NAME:ARGS, the report's tests): each name once. */
+static int check_names(const struct suite *s, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < s->nph; i++)
+		for (unsigned k = 0; k < i; k++)
+			if (!strcmp(s->ph[i].name, s->ph[k].name))
+				return suite_fail(err, errlen, "suite: phase '%s' comes twice: list each "
+						  "profile and application once", s->ph[i].name);
+	return 0;
+}
+
 int suite_plan(struct suite *s, char *err, size_t errlen)
 {
 	struct stat st;
@@ -647,7 +658,8 @@ int suite_plan(struct suite *s, char *err, size_t errlen)
 	s->target_is_dev = !stat(s->o.target, &st) && S_ISBLK(st.st_mode);
 	plan_devices(s);
 	if ((rc = plan_profiles(s, err, errlen)) || (rc = plan_apps(s, err, errlen)) ||
-	    (rc = plan_services(s, err, errlen)) || (rc = check_extras(s, err, errlen)))
+	    (rc = plan_services(s, err, errlen)) || (rc = check_names(s, err, errlen)) ||
+	    (rc = check_extras(s, err, errlen)))
 		return rc;
 	if (!s->nph)
 		return suite_fail(err, errlen, "suite: nothing to run (every phase was turned off)");

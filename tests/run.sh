@@ -5,7 +5,8 @@
 # "not ok" counts as one failure too. Exit status 1 if anything failed.
 #   APPIO     the binary under test (default ./appio)
 #   UNIT_DIR  where the unit test binaries are (default build/tests)
-#   ONLY      a substring: run only the tests whose name contains it
+#   ONLY      substrings, space-separated: run only the tests whose name
+#             contains one of them ("unit/ t0300")
 set -u
 cd "$(dirname "$0")/.."
 export APPIO="${APPIO:-$PWD/appio}"
@@ -14,9 +15,18 @@ passed=0 failed=0 skipped=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
+wanted() {  # NAME: does it match ONLY?
+	local w
+	[ -z "${ONLY:-}" ] && return 0
+	for w in $ONLY; do
+		case "$1" in *"$w"*) return 0 ;; esac
+	done
+	return 1
+}
+
 run_one() {  # NAME CMD...
 	local name=$1; shift
-	case "$name" in *"${ONLY:-}"*) ;; *) return ;; esac
+	wanted "$name" || return
 	echo "# $name"
 	local start=$SECONDS
 	"$@" >"$log" 2>&1

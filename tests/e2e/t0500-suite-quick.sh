@@ -11,6 +11,9 @@ expect_exit 2 "an unknown suite is refused" -- "$APPIO" suite nope
 one_line_error "  with one line"
 expect_exit 2 "an unknown profile is refused" -- "$APPIO" suite quick --target f.dat --profiles 4k-randread,nope
 grep -q "'nope'" "$T/stderr" && ok "  naming it" || not_ok "  naming it: $(cat "$T/stderr")"
+expect_exit 2 "a profile listed twice is refused" -- "$APPIO" suite quick --target f.dat --profiles 4k-randread,4k-randread
+grep -q "'precondition 4k-randread' comes twice" "$T/stderr" && ok "  naming the phase" ||
+	not_ok "  naming the phase: $(cat "$T/stderr")"
 expect_exit 2 "a bad phase option is refused before anything runs" -- \
 	"$APPIO" suite quick --target f.dat --sweep-args '--bogus 1'
 grep -q "sweep 4k-randread: unknown option '--bogus'" "$T/stderr" && ok "  naming the phase and option" ||

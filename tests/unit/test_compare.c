@@ -149,6 +149,62 @@ static void test_not_a_result(void)
 	unlink(a);
 }
 
+/* A run with a two-round steady-state precondition; @steady, @point and @opts are spliced in. */
+static int load_text(struct json_read_doc *d, const char *steady, const char *point, const char *opts,
+		     char *err, size_t errlen)
+{
+	char doc[2048];
+
+	snprintf(doc, sizeof(doc),
+		 "{\"appio_version\": \"0.1.0\", \"format_version\": 1,\n"
+		 " \"workload\": {\"name\": \"nosql\", \"engine\": \"null\", \"options\": {%s}},\n"
+		 " \"precondition\": {\"steady_state\": {\"reached\": true, %s},\n"
+		 "   \"rounds\": [{\"classes\": {\"total\": {\"ops\": 10, \"lat_ns\": {\"mean\": 5, \"max\": 9}}}},\n"
+		 "              {\"classes\": {\"total\": {\"ops\": 30, \"lat_ns\": {\"mean\": 1, \"max\": 7}}}}]},\n"
+		 " \"points\": [{%s, \"classes\": {\"total\": {\"ops_per_s\": 5}}}]}\n", opts, steady, point);
+	return json_read_loadb(d, "doc.json", doc, strlen(doc), err, errlen);
+}
+
+static void test_impossible_numbers(void)
+{
+	static const char good_steady[] = "\"round\": 2, \"rounds_run\": 2, \"window\": {\"first\": 1, \"last\": 2}";
+	static const struct { const char *steady, *point, *opts, *key; } bad[] = {
+		{ "\"round\": 2, \"rounds_run\": 2, \"window\": {\"first\": -1, \"last\": 2}", NULL, NULL, "window.first" },
+		{ "\"round\": 2, \"rounds_run\": 2, \"window\": {\"first\": 1, \"last\": 1e300}", NULL, NULL, "window.last" },
+		{ "\"round\": 2, \"rounds_run\": 2, \"window\": {\"first\": 2, \"last\": 1}", NULL, NULL, "window.last" },
+		{ "\"round\": 2, \"rounds_run\": 4294967296, \"window\": {\"first\": 1, \"last\": 2}", NULL, NULL, "rounds_run" },
+		{ "\"round\": 1.5, \"rounds_run\": 2, \"window\": {\"first\": 1, \"last\": 2}", NULL, NULL, "round" },
+		{ "\"round\": \"2\", \"rounds_run\": 2, \"window\": {\"first\": 1, \"last\": 2}", NULL, NULL, "round" },
+		{ NULL, "\"threads\": -4, \"qd\": 1", NULL, "threads" },
+		{ NULL, "\"threads\": 4, \"qd\": 1e20", NULL, "qd" },
+		{ NULL, "\"threads\": 4, \"qd\": 1, \"write_pct\": 150", NULL, "write_pct" },
+		{ NULL, "\"threads\": 4, \"qd\": 1, \"series\": [{\"classes\": {}}, {\"classes\": {\"c0\": {}, \"c1\": {}, \"c2\": {}, \"c3\": {}, \"c4\": {}, \"c5\": {}, \"c6\": {}, \"c7\": {}, \"c8\": {}, \"c9\": {}, \"c10\": {}, \"c11\": {}, \"c12\": {}, \"c13\": {}, \"c14\": {}, \"c15\": {}, \"c16\": {}, \"c17\": {}}}]", NULL,
+		  "points[0].series[1].classes" },
+		{ NULL, NULL, "\"intervals\": \"99999999999\"", "intervals" },
+		{ NULL, NULL, "\"intervals\": \"-1\"", "intervals" },
+		{ NULL, NULL, "\"intervals\": 6", "intervals" },
+		{ NULL, NULL, "\"bs\": 4096", "workload.options.bs" },
+		{ NULL, NULL, "\"b\\ns\": null", "workload.options.b?s" },
+	};
+	struct json_read_doc d;
+	char err[512];
+
+	CHECK(load_text(&d, good_steady, "\"threads\": 4, \"qd\": 1", "\"intervals\": \"6\"", err, sizeof(err)) == 0,
+	      "a sound document: %s", err);
+	CHECK(d.ntests == 2 && d.tests[0].kind == JR_PRECOND && d.tests[0].steady_round == 2 &&
+	      d.tests[0].pts[0].m[JR_MEAN] == 2 && d.tests[0].pts[0].m[JR_MAX] == 9 && d.tests[1].intervals == 6,
+	      "read back: %u tests", d.ntests);
+	json_read_release(&d);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int rc = load_text(&d, bad[i].steady ? bad[i].steady : good_steady,
+				   bad[i].point ? bad[i].point : "\"threads\": 4, \"qd\": 1",
+				   bad[i].opts ? bad[i].opts : "", err, sizeof(err));
+		CHECK(rc == -EINVAL && strstr(err, bad[i].key) && strstr(err, "doc.json") && !strchr(err, '\n'),
+		      "%s: rc %d, '%s'", bad[i].key, rc, rc ? err : "");
+		CHECK(d.ntests == 0 && !d.root, "nothing held after a failure");
+	}
+}
+
 int main(void)
 {
 	RUN(test_rank_higher_better);
@@ -157,5 +213,6 @@ int main(void)
 	RUN(test_check_options);
 	RUN(test_union_of_tests_and_points);
 	RUN(test_not_a_result);
+	RUN(test_impossible_numbers);
 	return check_done();
 }

@@ -84,6 +84,60 @@ static void manifest_round_trip(void)
 	CHECK(fileset_parse_manifest("garbage", &p) == -EINVAL, "garbage");
 }
 
+/* The manifest is the user's folder's text: whatever is out of range is refused, not wrapped. */
+static void manifest_refuses_bad_values(void)
+{
+	static const char *const bad[] = {
+		"files -1\nwidth 20\nmean 131072\nshape 1.5\nprealloc 80\nround 512\n",
+		"files 4294967297\nwidth 20\nmean 131072\nshape 1.5\nprealloc 80\nround 512\n",
+		"files 100000001\nwidth 20\nmean 131072\nshape 1.5\nprealloc 80\nround 512\n",
+		"files 10x\nwidth 20\nmean 131072\nshape 1.5\nprealloc 80\nround 512\n",
+		"files 10\nwidth 1\nmean 131072\nshape 1.5\nprealloc 80\nround 512\n",
+		"files 10\nwidth 20\nmean -5\nshape 1.5\nprealloc 80\nround 512\n",
+		"files 10\nwidth 20\nmean 10000000000000000000\nshape 1\nprealloc 80\nround 12\n",
+		"files 10\nwidth 20\nmean 131072\nshape inf\nprealloc 80\nround 512\n",
+		"files 10\nwidth 20\nmean 131072\nshape nan\nprealloc 80\nround 512\n",
+		"files 10\nwidth 20\nmean 131072\nshape -1.5\nprealloc 80\nround 512\n",
+		"files 10\nwidth 20\nmean 131072\nshape 1.5\nprealloc 101\nround 512\n",
+		"files 10\nwidth 20\nmean 131072\nshape 1.5\nprealloc 80\nround 0\n",
+		"files 10\nwidth 20\nmean 131072\nshape 1.5\nprealloc 80\nround 512",
+	};
+	struct fileset_params p = { .kind = "mailserver-fs", .files = 1000, .width = 1000000,
+				    .mean = 16384, .shape = 0.1, .prealloc = 80, .round = 4096 }, q;
+	char text[512], doc[600];
+
+	fileset_format_manifest(&p, text, sizeof(text));
+	CHECK(fileset_parse_manifest(text, &q) == 0 && fileset_params_match(&p, &q) &&
+	      q.shape == p.shape, "written then read: %s", text);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(doc, sizeof(doc), "appio-fileset 1\nkind fileserver-fs\n%s", bad[i]);
+		CHECK(fileset_parse_manifest(doc, &q) == -EINVAL && q.files == 0, "accepted: %s", doc);
+	}
+}
+
+/*
+ * Draws far beyond 64 bits (a mean of 1e19 bytes, as a manifest once said):
+ * every size a whole multiple of round, none past the cap, which they reach.
+ */
+static void sizes_stay_in_range(void)
+{
+	struct fileset fs = { .p = params(10, 10) };
+	struct rng r;
+	uint64_t most = 0;
+
+	fs.p.round = 4096;
+	CHECK(gamma_init(&fs.gamma, 1, 1e19) == 0, "gamma");
+	rng_seed(&r, 3, 1);
+	for (int i = 0; i < 1000; i++) {
+		uint64_t s = fileset_draw_size(&fs, &r);
+		CHECK(s >= 4096 && s % 4096 == 0 && s <= FILESET_SIZE_MAX, "draw %d: %llu", i,
+		      (unsigned long long)s);
+		most = s > most ? s : most;
+	}
+	CHECK(most == FILESET_SIZE_MAX / 4096 * 4096, "the tail reaches the cap (largest %llu)",
+	      (unsigned long long)most);
+}
+
 static void build_reuse_repair_replace(void)
 {
 	struct fileset fs;
@@ -165,6 +219,8 @@ int main(void)
 	}
 	RUN(tree_shape);
 	RUN(manifest_round_trip);
+	RUN(manifest_refuses_bad_values);
+	RUN(sizes_stay_in_range);
 	RUN(build_reuse_repair_replace);
 	RUN(pick_and_put);
 	nftw(scratch, remove_one, 16, FTW_DEPTH | FTW_PHYS);

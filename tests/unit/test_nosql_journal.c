@@ -192,6 +192,15 @@ static void *lone_commit(void *arg)
 	return NULL;
 }
 
+/* The leader sets the flag under the journal's lock: read it under the lock too. */
+static bool flushing(struct nosql_journal *j)
+{
+	pthread_mutex_lock(&j->lock);
+	bool f = j->flushing;
+	pthread_mutex_unlock(&j->lock);
+	return f;
+}
+
 static void stop_releases_waiters(void)
 {
 	struct model *m = model_new(0);
@@ -204,7 +213,7 @@ static void stop_releases_waiters(void)
 	nosql_journal_init(&j, 4 * 4096, ALIGN);
 	atomic_store(&m->blocked, 1);           /* the leader's flush hangs */
 	pthread_create(&t, NULL, lone_commit, &c);
-	while (!j.flushing)
+	while (!flushing(&j))
 		usleep(100);
 	atomic_store(&m->stop, true);
 	CHECK(nosql_journal_commit(&j, frame, sizeof(frame), &io) == 1,

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# run.sh - every fuzz target of tests/fuzz, briefly, after its regressions.
+#
+#   tests/fuzz/run.sh BINDIR [SECONDS]      (make fuzz; FUZZ_TIME is SECONDS)
+#
+# For target T (tests/fuzz/T.c, built as BINDIR/T): each file of
+# tests/fuzz/regress/T/ is run once (every finding fixed so far stays
+# fixed), then T fuzzes for SECONDS from the seeds in tests/fuzz/corpus/T/.
+# New inputs it finds go to BINDIR/corpus/T (kept between runs, never into
+# the repository); a crash, sanitizer report, leak or a 10 s input fails,
+# and its input is saved as BINDIR/T-crash-* (or T-leak-*, T-timeout-*): fix the
+# cause, then copy the input into tests/fuzz/regress/T/.
+# Prints TAP lines and "N passed, N failed" like tests/run.sh; exit status 1
+# if anything failed.
+set -u
+cd "$(dirname "$0")/../.."
+bin=${1:?usage: tests/fuzz/run.sh BINDIR [SECONDS]}
+secs=${2:-20}
+passed=0 failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# A failed run's sanitizer report, shortened.
+show() {
+	grep -E 'ERROR|runtime error|check failed|SUMMARY|Test unit written|^ +#[0-9]+ 0x|exiting' "$log" | head -n 30 |
+		sed 's/^/    /'
+}
+
+for src in tests/fuzz/*.c; do
+	t=$(basename "$src" .c)
+	[ -x "$bin/$t" ] || { echo "not ok - fuzz $t: $bin/$t not built"; failed=$((failed + 1)); continue; }
+	regress=(tests/fuzz/regress/"$t"/*)
+	if [ -e "${regress[0]}" ]; then
+		if "$bin/$t" -timeout=10 "${regress[@]}" >"$log" 2>&1; then
+			echo "ok - fuzz $t: ${#regress[@]} regression input(s)"
+			passed=$((passed + 1))
+		else
+			echo "not ok - fuzz $t: a regression input fails again"
+			show
+			failed=$((failed + 1))
+		fi
+	fi
+	mkdir -p "$bin/corpus/$t"
+	seeds=()
+	[ -d "tests/fuzz/corpus/$t" ] && seeds=("tests/fuzz/corpus/$t")
+	if "$bin/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix="$bin/$t-" "$bin/corpus/$t" "${seeds[@]}" >"$log" 2>&1; then
+		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+		echo "ok - fuzz $t: ${runs:-?} inputs in $secs s, no finding"
+		passed=$((passed + 1))
+	else
+		echo "not ok - fuzz $t: a finding (input saved in $bin/)"
+		show
+		failed=$((failed + 1))
+	fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
