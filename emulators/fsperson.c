@@ -140,10 +140,11 @@ struct fsp_worker {
 #define O(field) offsetof(struct fsp_opts, field)
 #define FSP_OPTS(FILES, MEAN, WIDTH, PREALLOC) { \
 	{ "files", OPT_UINT, O(files), FILES, "entries in the fileset", .min = 1, .max = 100000000 }, \
-	{ "mean-size", OPT_SIZE, O(mean), MEAN, "mean file size (gamma-distributed)", .min = 1 }, \
+	{ "mean-size", OPT_SIZE, O(mean), MEAN, "mean file size (gamma-distributed)", .min = 1, \
+	  .max = 1ULL << 40 }, \
 	{ "gamma", OPT_DOUBLE, O(gamma), "1.5", "shape of the gamma size distribution (> 0)" }, \
 	{ "dir-width", OPT_UINT, O(dir_width), WIDTH, "files per folder and folders per folder", \
-	  .min = 2 }, \
+	  .min = 2, .max = 1000000 }, \
 	{ "prealloc", OPT_PCT, O(prealloc), PREALLOC, "percentage of the entries that exist" }, \
 	{ "append-max", OPT_SIZE, O(append_max), "16k", "appends are uniform from 1 byte to this", \
 	  .min = 1, .max = 1ULL << 30 }, \

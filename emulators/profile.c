@@ -99,6 +99,11 @@ static int profile_setup(struct emu_run *run, char *err, size_t errlen)
 			 t->path, t->lbs);
 		return -EINVAL;
 	}
+	if (pr->align > t->size) {
+		snprintf(err, errlen, "--align: %llu bytes is larger than the target '%s' (%llu bytes)",
+			 (unsigned long long)pr->align, t->path, (unsigned long long)t->size);
+		return -EINVAL;
+	}
 	if (t->size < max_bs) {
 		snprintf(err, errlen, "--size: the target's %llu bytes hold no %u-byte transfer",
 			 (unsigned long long)t->size, max_bs);

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "appio/ckd.h"
 #include "appio/runner.h"
 #include "job.h"
 #include "appio/xalloc.h"
@@ -32,9 +33,11 @@ const struct opt_def job_run_opt_table[] = {
 	{ "qd", OPT_ULIST, R(qd), "1",
 	  "I/Os in flight per thread, a comma list crossed with --threads", .min = 1, .max = 4096,
 	  .flags = OPT_TARGET | OPT_WHERE },
-	{ "time", OPT_UINT, R(time), "30", "measured seconds per sweep point", .min = 1 },
+	{ "time", OPT_UINT, R(time), "30", "measured seconds per sweep point", .min = 1,
+	  .max = OPT_SECONDS_MAX },
 	{ "ramp", OPT_UINT, R(ramp), "0",
-	  "seconds of warm-up per point before measuring (not recorded)", .alias = "warmup-time" },
+	  "seconds of warm-up per point before measuring (not recorded)", .max = OPT_SECONDS_MAX,
+	  .alias = "warmup-time" },
 	{ "engine", OPT_STR, R(engine), NULL,
 	  "I/O engine: libaio (default when built), io_uring, sync, null (see 'appio list')",
 	  .flags = OPT_TARGET },
@@ -51,14 +54,15 @@ const struct opt_def job_run_opt_table[] = {
 	  .flags = OPT_WHERE },
 	{ "report-interval", OPT_UINT, R(report_interval), "0",
 	  "also print a line on stderr every N measured seconds, terminal or not (0: none)",
-	  .flags = OPT_WHERE },
+	  .max = OPT_SECONDS_MAX, .flags = OPT_WHERE },
 	{ "force", OPT_BOOL, R(force), NULL,
 	  "allow writes to a block device that is mounted or holds a file system or partitions",
 	  .flags = OPT_TARGET | OPT_WHERE },
 	{ "steady-state", OPT_BOOL, R(steady_state), NULL,
 	  "first precondition at the first point in rounds until steady state (SNIA PTS: 5 rounds "
 	  "within 20 % of their average, fitted change <= 10 %), then run the points" },
-	{ "round-time", OPT_UINT, R(round_time), "60", "seconds per --steady-state round", .min = 1 },
+	{ "round-time", OPT_UINT, R(round_time), "60", "seconds per --steady-state round", .min = 1,
+	  .max = OPT_SECONDS_MAX },
 	{ "max-rounds", OPT_UINT, R(max_rounds), "25",
 	  "--steady-state gives up (and says so) after this many rounds", .min = 1, .max = 10000 },
 	OPT_END,
@@ -288,11 +292,19 @@ int job_run(struct job *j, struct result *res, bool progress,
 	    volatile sig_atomic_t *interrupted, char *err, size_t errlen)
 {
 	bool target = !(j->emu->flags & EMU_NO_TARGET);
+	uint64_t time_ns, ramp_ns;
+
+	if (ckd_mul_u64(j->ro.time, 1000000000ULL, &time_ns) ||
+	    ckd_mul_u64(j->ro.ramp, 1000000000ULL, &ramp_ns) ||
+	    ckd_add_u64(time_ns, ramp_ns, &(uint64_t){ 0 }))
+		return fail(err, errlen, "--time/--ramp: %llu + %llu seconds do not fit in a run "
+			    "(expected at most %d each)", (unsigned long long)j->ro.time,
+			    (unsigned long long)j->ro.ramp, OPT_SECONDS_MAX);
 	struct run_config cfg = {
 		.emu = j->emu, .emu_opts = j->eo, .preset = j->preset ? j->preset->name : NULL,
 		.target = target ? &j->target : NULL, .engine = target ? j->engine : NULL,
 		.target_spec = j->ro.target, .points = j->points, .npoints = j->npoints,
-		.time_ns = j->ro.time * 1000000000ULL, .ramp_ns = j->ro.ramp * 1000000000ULL,
+		.time_ns = time_ns, .ramp_ns = ramp_ns,
 		.seed = j->ro.seed, .progress = progress,
 		.report_interval_s = (unsigned)j->ro.report_interval,
 		/* saved after every point, except to stdout: one document there, at the end */

@@ -45,14 +45,17 @@ const struct opt_def suite_opt_table[] = {
 	  .min = 1, .max = 1024 },
 	{ "pre-qd", OPT_UINT, S(pre_qd), "16", "I/Os in flight per thread while preconditioning",
 	  .min = 1, .max = 4096 },
-	{ "round-time", OPT_UINT, S(round_time), "60", "seconds per preconditioning round", .min = 1 },
+	{ "round-time", OPT_UINT, S(round_time), "60", "seconds per preconditioning round", .min = 1,
+	  .max = OPT_SECONDS_MAX },
 	{ "max-rounds", OPT_UINT, S(max_rounds), "25",
 	  "preconditioning rounds before going on without steady state", .min = 1, .max = 10000 },
 	{ "threads", OPT_ULIST, S(threads), "2,4,8,16", "sweep threads, crossed with --qd",
 	  .min = 1, .max = 1024 },
 	{ "qd", OPT_ULIST, S(qd), "2,4,8,16", "sweep I/Os in flight per thread", .min = 1, .max = 4096 },
-	{ "time", OPT_UINT, S(time), "300", "measured seconds per sweep point", .min = 1 },
-	{ "ramp", OPT_UINT, S(ramp), "0", "warm-up seconds per sweep point (not recorded)" },
+	{ "time", OPT_UINT, S(time), "300", "measured seconds per sweep point", .min = 1,
+	  .max = OPT_SECONDS_MAX },
+	{ "ramp", OPT_UINT, S(ramp), "0", "warm-up seconds per sweep point (not recorded)",
+	  .max = OPT_SECONDS_MAX },
 	{ "write-sweep", OPT_ULIST, S(write_sweep), NULL,
 	  "write percentages of the 8 KiB random write-% sweep at --pre-threads x --pre-qd "
 	  "('none': no sweep)", .max = 100, .flags = OPT_NONE },
@@ -62,7 +65,8 @@ const struct opt_def suite_opt_table[] = {
 	  "threads of every application run (default: each emulator's own)", .min = 1, .max = 1024,
 	  .flags = OPT_NONE },
 	{ "app-time", OPT_UINT, S(app_time), NULL,
-	  "measured seconds per application point (default: each emulator's own)" },
+	  "measured seconds per application point (default: each emulator's own)",
+	  .max = OPT_SECONDS_MAX },
 	{ "fs-dir", OPT_STR, S(fs_dir), NULL,
 	  "folder for the file-system emulators (default: appio-suite-fs beside a file target)" },
 	{ "db", OPT_STR, S(db), NULL,
@@ -71,7 +75,8 @@ const struct opt_def suite_opt_table[] = {
 	{ "db-threads", OPT_ULIST, S(db_threads), NULL,
 	  "client threads of the database run (default: its emulator's own)", .min = 1, .max = 1024 },
 	{ "db-time", OPT_UINT, S(db_time), NULL,
-	  "measured seconds per database point (default: its emulator's own)", .min = 1 },
+	  "measured seconds per database point (default: its emulator's own)", .min = 1,
+	  .max = OPT_SECONDS_MAX },
 	{ "engine", OPT_STR, S(engine), NULL, "I/O engine of every phase (see 'appio list')" },
 	{ "direct", OPT_BOOL, S(direct), "1", "O_DIRECT for every phase (0 or 1)" },
 	{ "force", OPT_BOOL, S(force), NULL,
@@ -124,6 +129,12 @@ int suite_run_point(struct job *j, struct result *res, unsigned idx, double time
 		    char *err, size_t errlen)
 {
 	bool target = !(j->emu->flags & EMU_NO_TARGET);
+
+	if (!(time_s >= 0 && time_s <= OPT_SECONDS_MAX && ramp_s >= 0 && ramp_s <= OPT_SECONDS_MAX)) {
+		snprintf(err, errlen, "a point of %g + %g seconds is out of range (at most %d each)",
+			 ramp_s, time_s, OPT_SECONDS_MAX);
+		return -EINVAL;
+	}
 	struct run_config cfg = {
 		.emu = j->emu, .emu_opts = j->eo, .preset = j->preset ? j->preset->name : NULL,
 		.target = target ? &j->target : NULL, .engine = target ? j->engine : NULL,

@@ -74,6 +74,8 @@ enum opt_flags {
 	OPT_TARGET = 1 << 2,    /* about the target: left out of the results of runs without one */
 	OPT_WHERE  = 1 << 3,    /* where or how wide a run went, not what it did: results that
 				   differ only in it still compare ('appio compare') */
+	OPT_MEMORY = 1 << 4,    /* OPT_SIZE held in memory (a buffer pool, a cache): bounded by
+				   the machine's physical memory at parse time */
 };
 
 struct opt_def {
@@ -83,7 +85,9 @@ struct opt_def {
 	const char *def;                /* default as text, parsed like user input; NULL = none */
 	const char *help;               /* one line; required (a test walks every table) */
 	const char *const *choices;     /* OPT_ENUM: NULL-terminated names */
-	uint64_t min, max;              /* OPT_UINT/OPT_SIZE/OPT_ULIST bounds; max 0 = none */
+	uint64_t min, max;              /* OPT_UINT/OPT_SIZE/OPT_ULIST bounds; max 0 = none.
+					   Every number row gets a max that makes sense for it:
+					   the code multiplies values it trusts to be in range */
 	const char *alias;              /* another accepted name (e.g. another tool's), or NULL */
 	unsigned flags;                 /* enum opt_flags */
 };
@@ -161,6 +165,12 @@ int parse_uint(const char *s, uint64_t *out);                 /* decimal only */
 int parse_ulist(const char *s, bool sizes, struct opt_ulist *out); /* comma list */
 int parse_split(const char *s, struct opt_split *out);        /* weights must sum to 100 */
 int parse_dist(const char *s, struct opt_dist *out);
+
+/* Bytes of physical memory of this machine (what OPT_MEMORY rows are held to). */
+uint64_t opt_phys_mem(void);
+
+/* Seconds options are at most this (a year): their nanoseconds fit in 64 bits many times. */
+#define OPT_SECONDS_MAX 31536000
 
 /* "4k" style text for @bytes (exact: 1536 -> "1536", 4096 -> "4k"). */
 char *fmt_size(uint64_t bytes, char *buf, size_t len);
