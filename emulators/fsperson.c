@@ -261,7 +261,7 @@ static int fsp_setup(struct emu_run *run, const struct fsp_personality *p, char 
 	struct fileset_params fp = {
 		.files = (uint32_t)o->files, .width = o->dir_width > UINT32_MAX ? UINT32_MAX :
 		(uint32_t)o->dir_width, .mean = o->mean, .shape = o->gamma,
-		.prealloc = o->prealloc, .round = lbs,
+		.prealloc = o->prealloc, .round = lbs, .stop = run->stop,
 	};
 	snprintf(fp.kind, sizeof(fp.kind), "%s", p->kind);
 	rc = fileset_open(&fr->fs, root, &fp, run->seed, err, errlen);

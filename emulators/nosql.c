@@ -452,7 +452,7 @@ static int open_forest(struct nosql_run *nr, struct forest *f, const char *dir, 
 
 /* The starting data: one stand of random bytes, as after a full merge. */
 static int lay_out(struct nosql_run *nr, struct forest *f, uint64_t bytes, void *buf,
-		   char *err, size_t errlen)
+		   volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
 	uint64_t data = bytes * 100 / (100 + INDEX_PCT);
 	int e = 0;
@@ -462,17 +462,33 @@ static int lay_out(struct nosql_run *nr, struct forest *f, uint64_t bytes, void 
 	struct stand *s = nosql_stand_create(nr, f, f->next_uid++, data);
 	if (!s)
 		return folder_fail(err, errlen, "write in", f->dir, errno);
-	for (uint64_t off = 0; off < s->file_bytes && !e; off += CHUNK) {
+	uint64_t off = 0;
+	const char *op = "write";
+	for (; off < s->file_bytes && !e; off += CHUNK) {
 		size_t n = s->file_bytes - off < CHUNK ? (size_t)(s->file_bytes - off) : CHUNK;
+		if (*stop) {
+			e = EINTR;
+			break;
+		}
 		((uint64_t *)buf)[0] ^= off;    /* no two chunks alike */
-		if (pwrite(s->fd, buf, n, (off_t)off) != (ssize_t)n)
-			e = errno ? errno : ENOSPC;
+		ssize_t w = pwrite(s->fd, buf, n, (off_t)off);
+		if (w != (ssize_t)n) {
+			e = w < 0 ? errno : ENOSPC;
+			break;
+		}
 	}
-	if (e || fsync(s->fd)) {
-		e = e ? e : errno;
+	if (!e && fsync(s->fd)) {
+		e = errno;
+		op = "fsync";
+	}
+	if (e) {
 		nosql_stand_discard(f, s);
-		snprintf(err, errlen, "--data: cannot lay out %llu bytes in '%s': %s",
-			 (unsigned long long)bytes, f->dir, strerror(e));
+		if (e == EINTR)
+			snprintf(err, errlen, "interrupted while laying out the data in '%s'", f->dir);
+		else
+			snprintf(err, errlen, "--data: cannot lay out %llu bytes in '%s': %s at offset "
+				 "%llu: %s", (unsigned long long)bytes, f->dir, op,
+				 (unsigned long long)off, strerror(e));
 		return -e;
 	}
 	s->frags = s->live = data / (nr->mean_doc ? nr->mean_doc : 1);
@@ -504,7 +520,8 @@ static int open_forests(struct emu_run *run, uint32_t cap, char *err, size_t err
 		if (snprintf(dir, sizeof(dir), "%s/forest-%02u", folders[i % nf], i) >= (int)sizeof(dir))
 			rc = folder_fail(err, errlen, "use", folders[i % nf], ENAMETOOLONG);
 		else if (!(rc = open_forest(nr, &nr->forests[i], dir, cap, err, errlen)))
-			rc = lay_out(nr, &nr->forests[i], o->data / o->forests, buf, err, errlen);
+			rc = lay_out(nr, &nr->forests[i], o->data / o->forests, buf, run->stop,
+				     err, errlen);
 	}
 	nr->layout_s = ((double)emu_now() - t0) / 1e9;
 	free(buf);

@@ -32,7 +32,7 @@ _Noreturn void cli_usage_error(const char *fmt, ...)
 int cli_finish(const struct result *res, int rc, const char *err,
 	       const char *json_path, const char *csv_prefix)
 {
-	char werr[512];
+	char werr[512] = "";
 	int status = 0;
 
 	/* with the JSON document on stdout, the table goes to stderr */
@@ -48,11 +48,16 @@ int cli_finish(const struct result *res, int rc, const char *err,
 		status = 1;
 	}
 	if (rc == -EINTR) {
-		fputs("appio: interrupted; results so far were kept\n", stderr);
+		if (err && *err)        /* stopped in a set-up: where it was */
+			fprintf(stderr, "appio: %s\n", err);
+		else
+			fputs("appio: interrupted; results so far were kept\n", stderr);
 		return EXIT_INTERRUPTED;
 	}
 	if (rc) {
-		fprintf(stderr, "appio: %s\n", err && *err ? err : strerror(-rc));
+		/* a document that cannot be saved stopped the run: said once above */
+		if (!(status && err && !strcmp(err, werr)))
+			fprintf(stderr, "appio: %s\n", err && *err ? err : strerror(-rc));
 		return rc == -EINVAL && !res->npoints ? EXIT_USAGE : 1;
 	}
 	return status;

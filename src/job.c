@@ -189,13 +189,28 @@ static int make_dir(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-int job_open_target(struct job *j, char *err, size_t errlen)
+/*
+ * Is a target_open() error the caller's target at fault (bad input, exit 2)?
+ * A layout that ran out of space or hit an I/O error is a failed run
+ * (exit 1), an interrupted one is -EINTR.
+ */
+static bool input_error(int rc)
+{
+	switch (-rc) {
+	case ENOENT: case ENOTDIR: case EISDIR: case EACCES: case EPERM: case EROFS:
+	case EBUSY: case ENAMETOOLONG: case EINVAL: case ELOOP: case ENXIO: case ENODEV:
+		return true;
+	}
+	return false;
+}
+
+int job_open_target(struct job *j, volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
 	bool writes = will_write(j);
 	struct target_open_args ta = {
 		.path = j->ro.target, .size = j->ro.size, .write = writes,
 		.direct = j->ro.direct, .force = j->ro.force, .seed = j->ro.seed,
-		.create = job_given(j, "size") || writes,
+		.create = job_given(j, "size") || writes, .stop = stop,
 	};
 	char msg[512];
 
@@ -228,12 +243,14 @@ int job_open_target(struct job *j, char *err, size_t errlen)
 	int rc = target_open(&j->target, &ta, msg, sizeof(msg));
 	if (rc) {
 		snprintf(err, errlen, "--target: %s", msg);
-		/* the caller's target is at fault, not the run: bad input */
-		return rc == -ENOMEM || rc == -EIO ? rc : -EINVAL;
+		return input_error(rc) ? -EINVAL : rc;
 	}
 	if ((j->emu->flags & EMU_TARGET_DIR) && j->target.kind != TARGET_DIR)
 		return fail(err, errlen, "--target: '%s' is not a folder ('%s' works on files in a folder)",
 			    j->ro.target, j->emu->name);
+	if (!(j->emu->flags & EMU_TARGET_DIR) && j->target.kind == TARGET_DIR)
+		return fail(err, errlen, "--target: '%s' is a directory ('%s' needs a file or a block "
+			    "device)", j->ro.target, j->emu->name);
 	return 0;
 }
 

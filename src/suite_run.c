@@ -389,7 +389,7 @@ static int run_service(struct suite *s, struct suite_phase *ph, char *err, size_
 		ph->prep_s = out.seconds;
 	}
 	if (!rc)
-		rc = job_open_target(j, err, errlen);
+		rc = job_open_target(j, s->stop, err, errlen);
 	if (!rc)
 		rc = job_run(j, &ph->res, true, s->stop, err, errlen);
 	if (clean)
@@ -404,7 +404,7 @@ static int run_kind(struct suite *s, struct suite_phase *ph, char *err, size_t e
 
 	if (ph->kind == PH_DB)
 		return run_service(s, ph, err, errlen);
-	if ((rc = job_open_target(&ph->job, err, errlen)) != 0)
+	if ((rc = job_open_target(&ph->job, s->stop, err, errlen)) != 0)
 		return rc;
 	job_describe(&ph->job, &ph->res);
 	switch (ph->kind) {

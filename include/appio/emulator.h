@@ -82,6 +82,14 @@ struct emu_run {
 	uint64_t seed;          /* the run's seed; derive streams with rng_seed() */
 	const char *preset;     /* preset name the run was started from, or NULL */
 	/*
+	 * Nonzero once the user asked to stop (Ctrl-C, SIGTERM); never NULL.
+	 * setup() must look at it in every loop that can take more than a
+	 * fraction of a second (laying out tables, building a file set, filling
+	 * a cache) and then return -EINTR after undoing what it made, so that a
+	 * run stops within a second from its first instruction to its last.
+	 */
+	volatile sig_atomic_t *stop;
+	/*
 	 * Set by setup() for block-level emulators: the largest transfer it will
 	 * issue and the alignment of its offsets (defaults: 64 KiB, target lbs).
 	 * Set @writes false when the configured mix never writes.
