@@ -225,7 +225,9 @@ static int create_file(struct fileset *fs, uint32_t i, uint64_t size, uint64_t *
 		if (w <= 0) {
 			int e = w < 0 ? errno : ENOSPC;
 			close(fd);
-			return fail(err, errlen, e, "write", fs, path);
+			snprintf(err, errlen, "--target: cannot write '%s/%s' at offset %llu: %s",
+				 fs->root, path, (unsigned long long)off, strerror(e));
+			return folder_rc(e);
 		}
 		off += (uint64_t)w;
 	}
@@ -391,7 +393,9 @@ int fileset_open(struct fileset *fs, const char *root, const struct fileset_para
 	if (mrc == 0 && !fs->reused)
 		remove_old(fs, &old);
 	rc = make_dirs(fs, err, errlen);
-	if (!rc && fs->reused)
+	/* without a manifest too: a build that failed or was interrupted left files
+	   the set must know of, or creating them again would find them there */
+	if (!rc)
 		rc = scan(fs, err, errlen);
 	if (!rc)
 		rc = top_up(fs, &r, fs->p.stop, err, errlen);

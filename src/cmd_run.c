@@ -80,6 +80,7 @@ static int run_job(struct job *j)
 {
 	struct result res;
 	char err[600] = "";
+	cli_check_outputs(j->ro.json, j->ro.csv);
 	int rc = job_open_target(j, &cli_interrupted, err, sizeof(err));
 
 	if (rc) {

@@ -250,7 +250,7 @@ int job_open_target(struct job *j, volatile sig_atomic_t *stop, char *err, size_
 			    j->ro.target, j->emu->name);
 	if (!(j->emu->flags & EMU_TARGET_DIR) && j->target.kind == TARGET_DIR)
 		return fail(err, errlen, "--target: '%s' is a directory ('%s' needs a file or a block "
-			    "device)", j->ro.target, j->emu->name);
+			    "device)", j->ro.target, j->preset ? j->preset->name : j->emu->name);
 	return 0;
 }
 

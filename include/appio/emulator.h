@@ -326,8 +326,11 @@ uint64_t emu_now(void);
 /*
  * Synchronous I/O through the worker's engine, timed and recorded under class
  * @cls (bytes counted for read/write). Returns bytes transferred (0 for
- * fsync) or -errno. The buffer must be aligned to the target's lbs for
- * O_DIRECT; use emu_buf().
+ * fsync) or -errno. A failed call stops the point like emu_fail() with the
+ * message every emulator shares: the operation, its length and offset, the
+ * file (the target's path, or the file @fd names) and the errno text; the
+ * caller just passes the -errno up. The buffer must be aligned to the
+ * target's lbs for O_DIRECT; use emu_buf().
  */
 int64_t emu_io(struct emu_worker *w, unsigned cls, unsigned op, int fd,
 	       void *buf, uint32_t len, uint64_t off);
