@@ -306,6 +306,15 @@ static void add_list(struct suite_phase *ph, const char *name, const struct opt_
 	add_opt(ph, name, "%s", opt_format(o, &tmp, buf, sizeof(buf)));
 }
 
+char *suite_shown_word(const char *word, bool *after)
+{
+	size_t len = strlen(word) * 5 + 16;     /* a 1-byte value becomes "(secret)" */
+	char *out = xmalloc(len);
+
+	opt_redact(word, *after, emulator_option_is_secret, 0, out, len, after);
+	return out;
+}
+
 /* "NAME:ARGS" names a phase subject; "ARGS" (or "--x a:b") is for all. */
 static size_t extra_prefix(const char *v)
 {
@@ -695,14 +704,18 @@ void suite_print_plan(const struct suite *s, FILE *f)
 
 	for (unsigned i = 0; i < s->nph; i++) {
 		const struct suite_phase *ph = &s->ph[i];
+		bool after = false;
 		fprintf(f, "  %2u. %-28s ", i + 1, ph->name);
 		if (ph->skip_reason) {
 			fprintf(f, "skipped: %s\n", ph->skip_reason);
 			continue;
 		}
 		fprintf(f, "<= %-12s", suite_fmt_duration(ph->est_s, d, sizeof(d)));
-		for (int w = 1; w < ph->argc; w++)
-			fprintf(f, " %s", ph->argv[w]);
+		for (int w = 1; w < ph->argc; w++) {
+			char *shown = suite_shown_word(ph->argv[w], &after);
+			fprintf(f, " %s", shown);
+			free(shown);
+		}
 		fputc('\n', f);
 		total += ph->est_s;
 	}

@@ -95,9 +95,12 @@ static void phase_json(FILE *f, const struct suite_phase *ph)
 	fputs(", \"elapsed_s\": ", f);
 	json_num(f, round(ph->elapsed_s * 100) / 100);
 	fputs(",\n     \"args\": [", f);
+	bool after = false;
 	for (int i = 0; i < ph->argc; i++) {
+		char *shown = suite_shown_word(ph->argv[i], &after);
 		fputs(i ? ", " : "", f);
-		json_str(f, ph->argv[i]);
+		json_str(f, shown);
+		free(shown);
 	}
 	fputc(']', f);
 	phase_facts(f, ph);
@@ -129,8 +132,11 @@ static void options_json(FILE *f, const struct suite *s)
 		}
 		fputc('[', f);
 		for (unsigned i = 0; i < x->n; i++) {
+			bool after = false;
+			char *shown = suite_shown_word(x->v[i], &after);
 			fputs(i ? ", " : "", f);
-			json_str(f, x->v[i]);
+			json_str(f, shown);
+			free(shown);
 		}
 		fputc(']', f);
 	}

@@ -297,6 +297,13 @@ extern const struct emu_ops *const emulator_table[];
 const struct emu_ops *emulator_find(const char *name);
 
 /*
+ * Is --NAME (the @len bytes at @name) an OPT_SECRET option of any
+ * registered emulator? An opt_secret_fn: what start-up scrubs from argv and
+ * what no output ever shows.
+ */
+bool emulator_option_is_secret(const char *name, size_t len);
+
+/*
  * A preset is a named, documented set of options for an emulator: the review
  * profiles ("4k-randread" = profile --bs 4k --read 100 --random 100). The
  * user's own options are applied after @args, so they override it.

@@ -159,6 +159,25 @@ char *opt_format(const struct opt_def *o, const void *src, char *buf, size_t len
  */
 void opt_help(FILE *f, const struct opt_def *tab);
 
+/* Does option --NAME (the @len bytes at @name, without "--") hold a secret? */
+typedef bool (*opt_secret_fn)(const char *name, size_t len);
+
+/* Is the row of @tab named by the @len bytes at @name (or its alias) OPT_SECRET? */
+bool opt_secret_in(const struct opt_def *tab, const char *name, size_t len);
+
+/*
+ * Write @word to @out (@len bytes) with every secret value hidden: the whole
+ * word when @after_name (it follows a bare "--password"), the part after '='
+ * of "--password=X", and inside a word of several words (a suite's
+ * "--db-args '--x 1 --password X'") each value of a secret option. @secret
+ * says which names are secret. A @mask of 0 writes "(secret)" in place of a
+ * value; any other character overwrites it byte for byte (same length: what
+ * scrubbing argv in place needs). *@next_secret: @word is a bare secret name,
+ * so the next word is its value. Returns true when anything was hidden.
+ */
+bool opt_redact(const char *word, bool after_name, opt_secret_fn secret, char mask,
+		char *out, size_t len, bool *next_secret);
+
 /* Standalone parsers, shared with job files and tests. */
 int parse_size(const char *s, uint64_t *out);                 /* "4k" -> 4096; -EINVAL/-ERANGE */
 int parse_uint(const char *s, uint64_t *out);                 /* decimal only */
