@@ -59,7 +59,8 @@ static const struct opt_def profile_opt_table[] = {
 	{ "dist", OPT_DIST, O(dist), "uniform",
 	  "random offset distribution: uniform, zipf:THETA, pareto:H, normal:SIGMA%" },
 	{ "align", OPT_SIZE, O(align), NULL,
-	  "offset alignment of random I/O (default: the smallest transfer size)" },
+	  "offset alignment of random I/O (default: the smallest transfer size)",
+	  .max = 1ULL << 30 },
 	OPT_END,
 };
 #undef O

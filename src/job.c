@@ -26,7 +26,7 @@ const struct opt_def job_run_opt_table[] = {
 	  .flags = OPT_TARGET | OPT_WHERE },
 	{ "size", OPT_SIZE, R(size), NULL,
 	  "bytes of the target to use (k/M/G/T); a new file is 1G, a device is used whole",
-	  .min = 4096, .flags = OPT_TARGET | OPT_WHERE },
+	  .min = 4096, .max = 1ULL << 56, .flags = OPT_TARGET | OPT_WHERE },
 	{ "threads", OPT_ULIST, R(threads), "1",
 	  "worker threads, a comma list: each value is a sweep point (e.g. 2,4,8,16)",
 	  .min = 1, .max = 1024, .flags = OPT_WHERE },
@@ -51,7 +51,7 @@ const struct opt_def job_run_opt_table[] = {
 	{ "csv", OPT_STR, R(csv), NULL, "write per-second series to PREFIX_<class>.csv",
 	  .flags = OPT_WHERE },
 	{ "seed", OPT_UINT, R(seed), NULL, "random seed (default: a fresh one, saved in the result)",
-	  .flags = OPT_WHERE },
+	  .max = (1ULL << 53) - 1, .flags = OPT_WHERE },   /* exact in any JSON reader */
 	{ "report-interval", OPT_UINT, R(report_interval), "0",
 	  "also print a line on stderr every N measured seconds, terminal or not (0: none)",
 	  .max = OPT_SECONDS_MAX, .flags = OPT_WHERE },

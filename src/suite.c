@@ -32,7 +32,7 @@ const struct opt_def suite_opt_table[] = {
 	  "file or block device under test; a new file is laid out first" },
 	{ "size", OPT_SIZE, S(size), NULL,
 	  "bytes of the target to use (a new file: 1G; an existing file or a device: all of it)",
-	  .min = 4096 },
+	  .min = 4096, .max = 1ULL << 56 },
 	{ "json", OPT_STR, S(json), "appio-suite.json",
 	  "the suite's result document, rewritten after every phase and round" },
 	{ "purge", OPT_BOOL, S(purge), NULL,
@@ -81,7 +81,8 @@ const struct opt_def suite_opt_table[] = {
 	{ "direct", OPT_BOOL, S(direct), "1", "O_DIRECT for every phase (0 or 1)" },
 	{ "force", OPT_BOOL, S(force), NULL,
 	  "allow writes to a block device that is mounted or holds a file system or partitions" },
-	{ "seed", OPT_UINT, S(seed), NULL, "random seed of the suite (each phase derives its own)" },
+	{ "seed", OPT_UINT, S(seed), NULL, "random seed of the suite (each phase derives its own)",
+	  .max = (1ULL << 53) - 1 },
 	{ "pre-args", OPT_STRLIST, S(extra[EXTRA_PRE]), NULL,
 	  "more 'appio run' options for preconditioning: 'ARGS' for all, 'PROFILE:ARGS' for one "
 	  "(repeatable)" },

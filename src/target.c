@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +28,7 @@
 #include <blkid/blkid.h>
 #endif
 
+#include "appio/opt.h"
 #include "appio/rand.h"
 #include "appio/target.h"
 #include "fill.h"
@@ -490,6 +492,27 @@ static int file_size(struct target *t, const struct target_open_args *a, uint64_
 	return 0;
 }
 
+/*
+ * A size the file system cannot hold is bad input, said before writing: not
+ * a layout that fills the disk and then fails. (It may still fill up while
+ * the layout runs, with other writers: that is a failed run.)
+ */
+static int check_room(const struct target *t, uint64_t from, char *err, size_t errlen)
+{
+	struct statvfs sv;
+	char need[32], have[32];
+
+	if (statvfs(t->path, &sv) || (uint64_t)sv.f_bavail > UINT64_MAX / sv.f_frsize)
+		return 0;               /* unknown: the layout will tell */
+	uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (t->size - from <= avail)
+		return 0;
+	snprintf(err, errlen, "'%s' needs %s more for a size of %s, but its file system has %.1fG free "
+		 "(give a smaller --size)", t->path, fmt_size(t->size - from, need, sizeof(need)),
+		 fmt_size(t->size, have, sizeof(have)), (double)avail / (1 << 30));
+	return -EINVAL;
+}
+
 static int open_file(struct target *t, const struct target_open_args *a,
 		     const struct stat *st, char *err, size_t errlen)
 {
@@ -500,6 +523,8 @@ static int open_file(struct target *t, const struct target_open_args *a,
 	rc = file_block_sizes(t, err, errlen);
 	if (!rc)
 		rc = file_size(t, a, (uint64_t)st->st_size, err, errlen);
+	if (!rc && (uint64_t)st->st_size < t->size)
+		rc = check_room(t, (uint64_t)st->st_size, err, errlen);
 	if (!rc && (uint64_t)st->st_size < t->size)
 		rc = layout(t, a, (uint64_t)st->st_size, err, errlen);
 	if (rc)

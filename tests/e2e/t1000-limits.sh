@@ -41,6 +41,14 @@ expect_exit 2 "--align larger than the target is refused" -- \
 grep -q -- "--align: .*larger than the target" "$T/stderr" && ok "--align: the message says so" ||
 	not_ok "--align: the message says so"
 
+# a new file larger than its file system's free space: said before writing
+expect_exit 2 "--size beyond the free space is refused before the layout" -- \
+	timeout 20 "$APPIO" run 4k-randwrite --target huge.dat --size 60000T --time 1
+grep -q "free (give a smaller --size)" "$T/stderr" && ok "... saying how much is free" || not_ok "... saying how much is free"
+[ ! -e huge.dat ] && ok "... and leaves no file" || not_ok "... and leaves no file"
+expect_exit 2 "--seed beyond 2^53 (not exact in JSON) is refused" -- \
+	"$APPIO" run 4k-randread --target f.dat --seed 9007199254740993
+
 # numbers past 64 bits and sizes past 2^64 bytes
 expect_exit 2 "--seed past 2^64 is refused" -- "$APPIO" run 4k-randread --target f.dat --seed 99999999999999999999
 expect_exit 2 "--size past 2^64 bytes is refused" -- "$APPIO" run 4k-randread --target f.dat --size 99999999T

@@ -29,17 +29,17 @@ stop_during() {
 
 # laying out a new file (buffered: the page cache takes it as fast as memory allows)
 stop_during "SIGINT while laying out a file" INT 1 \
-	"$APPIO" run 4k-randwrite --target lay.dat --size 40G --direct 0 --time 1
+	"$APPIO" run 4k-randwrite --target lay.dat --size 20G --direct 0 --time 1
 [ ! -e lay.dat ] && ok "the half-laid-out file it created is gone" ||
 	not_ok "the half-laid-out file it created is gone ($(stat -c %s lay.dat) bytes left)"
 grep -q "interrupted while laying out 'lay.dat'" err && ok "the message says where it was" ||
 	not_ok "the message says where it was"
 stop_during "SIGTERM while laying out a file for oltp" TERM 1 \
-	"$APPIO" run oltp --target oltp.dat --size 40G --direct 0 --time 1
+	"$APPIO" run oltp --target oltp.dat --size 20G --direct 0 --time 1
 
 # an emulator's own set-up: nosql lays out its stands, a personality builds its file set
 stop_during "SIGINT while nosql lays out its data" INT 1 \
-	"$APPIO" run nosql --target nosql --data 40G --direct 0 --time 1
+	"$APPIO" run nosql --target nosql --data 20G --direct 0 --time 1
 [ -z "$(find nosql -name 'stand-*' 2>/dev/null)" ] && ok "no stand is left behind" ||
 	not_ok "no stand is left behind"
 stop_during "SIGTERM while a file set of 200k files is built" TERM 1.5 \
@@ -49,5 +49,5 @@ grep -q "interrupted while building the file set" err && ok "the message says so
 
 # the suite passes the flag on to its layout as well
 stop_during "SIGINT while the suite lays out its target" INT 1 \
-	"$APPIO" suite quick --target suite.dat --size 40G --direct 0 --json suite.json
+	"$APPIO" suite quick --target suite.dat --size 20G --direct 0 --json suite.json
 finish
