@@ -62,6 +62,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "appio/ckd.h"
 #include "nosql_int.h"
 #include "appio/xalloc.h"
 
@@ -389,6 +390,15 @@ static int check_opts(const struct nosql_opts *o, struct nosql_run *nr, char *er
 			rc = -EINVAL;
 		}
 		nr->mean_doc += (uint64_t)o->doc_size.bs[i] * o->doc_size.pct[i] / 100;
+	}
+	/* each bound alone is held to the memory by its row; together they must fit too */
+	uint64_t mem;
+	if (!rc && (ckd_mul_u64(o->in_memory_limit, o->forests, &mem) ||
+		    ckd_add_u64(mem, o->cache, &mem) || mem > opt_phys_mem())) {
+		snprintf(err, errlen, "--in-memory-limit x --forests + --cache: %.1fG is more than "
+			 "this machine's memory (%.1fG)", (double)o->in_memory_limit * (double)o->forests /
+			 (1 << 30) + (double)o->cache / (1 << 30), (double)opt_phys_mem() / (1 << 30));
+		rc = -EINVAL;
 	}
 	nr->policy = (struct nosql_merge_policy){ .ratio = o->merge_ratio,
 		.min_frags = o->merge_min_size, .max_bytes = o->merge_max_size };

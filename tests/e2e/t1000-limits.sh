@@ -29,6 +29,11 @@ for args in "oltp --buffer-pool 60T" "oltp --buffer-pool 1T" "tpcc --buffer-pool
 		not_ok "$args: the message says it is more than the memory"
 	one_line_error "$args: one line"
 done
+half=$(awk '/MemTotal/ { printf "%d", $2 * 512 }' /proc/meminfo)
+expect_exit 2 "nosql: --in-memory-limit x --forests beyond the memory" -- \
+	timeout 10 "$APPIO" run nosql --target d --forests 4 --in-memory-limit "$half" --time 1
+grep -q "in-memory-limit x --forests + --cache: .* more than this machine's memory" "$T/stderr" &&
+	ok "... saying what adds up" || not_ok "... saying what adds up"
 # a pool within the memory still passes the check (it fails on the small target instead)
 expect_exit 2 "a buffer pool below the memory passes the option check" -- \
 	timeout 20 "$APPIO" run oltp --buffer-pool 64M --target f.dat --time 1
