@@ -57,7 +57,8 @@ const struct opt_def db_opt_table[] = {
 	  .flags = OPT_SECRET | OPT_WHERE },
 	{ "password-file", OPT_STR, OFF(password_file), NULL,
 	  "read the MySQL or PostgreSQL password from the first line of FILE (out of sight of ps; "
-	  "a --mysql-password or --pgsql-password given as well wins)", .flags = OPT_WHERE },
+	  "a --mysql-password or --pgsql-password given as well wins)",
+	  .flags = OPT_SECRET | OPT_WHERE },   /* where the password is: kept out of sight like one */
 	{ "pgsql-db", OPT_STR, OFF(pgsql_db), "sbtest", "PostgreSQL database", .flags = OPT_WHERE },
 	{ "sqlite-db", OPT_STR, OFF(sqlite_db), "appio-sqlite.db",
 	  "SQLite database file (put it on the drive under test)", .flags = OPT_WHERE },
