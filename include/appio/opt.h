@@ -159,6 +159,8 @@ char *opt_format(const struct opt_def *o, const void *src, char *buf, size_t len
  */
 void opt_help(FILE *f, const struct opt_def *tab);
 
+/* Passwords out of sight (src/opt_redact.c). */
+
 /* Does option --NAME (the @len bytes at @name, without "--") hold a secret? */
 typedef bool (*opt_secret_fn)(const char *name, size_t len);
 
