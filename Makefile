@@ -101,7 +101,14 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(STD) $(CPPFLAGS) $(WARN) $(CFLAGS) -Isrc -Iemulators -Itests/unit -o $@ $< $(LIB_OBJS) $(LDFLAGS) $(LDLIBS)
 
-unit: $(UNIT_BINS)
+# The fault-injection shim the e2e tests preload (tests/fault/fault.c): plain
+# flags, no sanitizer, so that it loads into any build of appio.
+FAULT_SO := $(BUILD)/tests/fault.so
+$(FAULT_SO): tests/fault/fault.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -g -fPIC -shared $(WARN) -o $@ $< -ldl
+
+unit: $(UNIT_BINS) $(FAULT_SO)
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)

@@ -38,6 +38,15 @@ static int fail(char *err, size_t errlen, int e, const char *what, const struct 
 	return folder_rc(e);
 }
 
+/* Has the user asked to stop? Then say where the build was and give up. */
+static bool stopped(const struct fileset *fs, volatile sig_atomic_t *stop, char *err, size_t errlen)
+{
+	if (!stop || !*stop)
+		return false;
+	snprintf(err, errlen, "interrupted while building the file set in '%s'", fs->root);
+	return true;
+}
+
 unsigned fileset_depth(uint32_t files, uint32_t width)
 {
 	uint64_t leaves = (files + (uint64_t)width - 1) / width, cap = 1;
@@ -244,6 +253,8 @@ static int make_dirs(struct fileset *fs, char *err, size_t errlen)
 	for (unsigned l = fs->depth; l > 1; l--)
 		span[l - 1] = span[l] * fs->p.width;
 	for (uint64_t leaf = 0; leaf < leaves; leaf++) {
+		if (stopped(fs, fs->p.stop, err, errlen))
+			return -EINTR;
 		for (unsigned l = 1; l <= fs->depth; l++) {
 			if (leaf % span[l])
 				continue;
@@ -281,7 +292,9 @@ static int create_file(struct fileset *fs, uint32_t i, uint64_t size, uint64_t *
 		if (w <= 0) {
 			int e = w < 0 ? errno : ENOSPC;
 			close(fd);
-			return fail(err, errlen, e, "write", fs, path);
+			snprintf(err, errlen, "--target: cannot write '%s/%s' at offset %llu: %s",
+				 fs->root, path, (unsigned long long)off, strerror(e));
+			return folder_rc(e);
 		}
 		off += (uint64_t)w;
 	}
@@ -322,7 +335,8 @@ uint32_t fileset_count(const struct fileset *fs)
 }
 
 /* Create or delete random entries until @want are present. */
-static int top_up(struct fileset *fs, struct rng *r, char *err, size_t errlen)
+static int top_up(struct fileset *fs, struct rng *r, volatile sig_atomic_t *stop,
+		  char *err, size_t errlen)
 {
 	uint32_t have = fileset_count(fs), *idx = xmalloc(fs->p.files * sizeof(*idx));
 	bool grow = have < fs->want;
@@ -334,6 +348,10 @@ static int top_up(struct fileset *fs, struct rng *r, char *err, size_t errlen)
 		buf[k] = rng_next(r);
 	/* a partial Fisher-Yates shuffle picks @todo distinct entries at random */
 	for (uint32_t k = 0; k < todo && k < n && !rc; k++) {
+		if (stopped(fs, stop, err, errlen)) {
+			rc = -EINTR;
+			break;
+		}
 		uint32_t j = k + (uint32_t)rng_below(r, n - k), t = idx[k];
 		idx[k] = idx[j];
 		idx[j] = t;
@@ -352,6 +370,8 @@ static int scan(struct fileset *fs, char *err, size_t errlen)
 	struct stat st;
 
 	for (uint32_t i = 0; i < fs->p.files; i++) {
+		if (!(i & 1023) && stopped(fs, fs->p.stop, err, errlen))
+			return -EINTR;
 		fileset_path(fs, i, path, sizeof(path));
 		if (fstatat(fs->rootfd, path, &st, AT_SYMLINK_NOFOLLOW)) {
 			if (errno != ENOENT && errno != ENOTDIR)
@@ -442,10 +462,12 @@ int fileset_open(struct fileset *fs, const char *root, const struct fileset_para
 	if (mrc == 0 && !fs->reused)
 		remove_old(fs, &old);
 	rc = make_dirs(fs, err, errlen);
-	if (!rc && fs->reused)
+	/* without a manifest too: a build that failed or was interrupted left files
+	   the set must know of, or creating them again would find them there */
+	if (!rc)
 		rc = scan(fs, err, errlen);
 	if (!rc)
-		rc = top_up(fs, &r, err, errlen);
+		rc = top_up(fs, &r, fs->p.stop, err, errlen);
 	if (!rc && fs->build_bytes && syncfs(fs->rootfd))
 		rc = fail(err, errlen, errno, "sync", fs, ".");
 	if (!rc)
@@ -459,7 +481,8 @@ out:
 
 int fileset_settle(struct fileset *fs, struct rng *r, char *err, size_t errlen)
 {
-	int rc = top_up(fs, r, err, errlen);
+	/* after the run, interrupted or not: a few files, not to be cut short */
+	int rc = top_up(fs, r, NULL, err, errlen);
 	return rc ? rc : write_manifest(fs, err, errlen);
 }
 

@@ -32,6 +32,7 @@
 
 #include <limits.h>
 #include <stdatomic.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -58,6 +59,9 @@ struct fileset_params {
 	double shape;           /* gamma shape, > 0 */
 	unsigned prealloc;      /* percent of entries present, 0..100 */
 	uint32_t round;         /* sizes are multiples of this, >= 1 */
+	/* Not part of the set's identity (never in the manifest): nonzero (Ctrl-C)
+	   makes fileset_open() give up within a file and return -EINTR. May be NULL. */
+	volatile sig_atomic_t *stop;
 };
 
 struct fileset {

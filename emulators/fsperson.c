@@ -144,7 +144,7 @@ struct fsp_worker {
 	  .max = FILESET_MEAN_MAX }, \
 	{ "gamma", OPT_DOUBLE, O(gamma), "1.5", "shape of the gamma size distribution (> 0)" }, \
 	{ "dir-width", OPT_UINT, O(dir_width), WIDTH, "files per folder and folders per folder", \
-	  .min = 2 }, \
+	  .min = 2, .max = 1000000 }, \
 	{ "prealloc", OPT_PCT, O(prealloc), PREALLOC, "percentage of the entries that exist" }, \
 	{ "append-max", OPT_SIZE, O(append_max), "16k", "appends are uniform from 1 byte to this", \
 	  .min = 1, .max = 1ULL << 30 }, \
@@ -261,7 +261,7 @@ static int fsp_setup(struct emu_run *run, const struct fsp_personality *p, char 
 	struct fileset_params fp = {
 		.files = (uint32_t)o->files, .width = o->dir_width > UINT32_MAX ? UINT32_MAX :
 		(uint32_t)o->dir_width, .mean = o->mean, .shape = o->gamma,
-		.prealloc = o->prealloc, .round = lbs,
+		.prealloc = o->prealloc, .round = lbs, .stop = run->stop,
 	};
 	snprintf(fp.kind, sizeof(fp.kind), "%s", p->kind);
 	rc = fileset_open(&fr->fs, root, &fp, run->seed, err, errlen);

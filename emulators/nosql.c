@@ -62,6 +62,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "appio/ckd.h"
 #include "nosql_int.h"
 #include "appio/xalloc.h"
 
@@ -73,17 +74,23 @@ static const struct opt_def nosql_opt_table[] = {
 	{ "doc-size", OPT_SPLIT, O(doc_size), "2k/25:4k/40:8k/25:32k/10",
 	  "document size, or a mix SIZE/PCT:... (up to 1M)" },
 	{ "in-memory-limit", OPT_SIZE, O(in_memory_limit), "32M",
-	  "document bytes in a forest's in-memory stand before it is saved", .min = 64 * 1024 },
+	  "document bytes in a forest's in-memory stand before it is saved", .min = 64 * 1024,
+	  .flags = OPT_MEMORY },
 	{ "merge-ratio", OPT_UINT, O(merge_ratio), "2",
-	  "merge a stand with all smaller ones when it has fewer than RATIO x their fragments", .min = 1 },
+	  "merge a stand with all smaller ones when it has fewer than RATIO x their fragments", .min = 1,
+	  .max = 1000 },
 	{ "merge-min-size", OPT_UINT, O(merge_min_size), "1024",
-	  "stands with fewer fragments are always merged" },
+	  "stands with fewer fragments are always merged", .max = 1000000000 },
 	{ "merge-max-size", OPT_SIZE, O(merge_max_size), "32768M",
-	  "no merge makes a stand larger than this (0: no limit)" },
+	  "no merge makes a stand larger than this (0: no limit)",
+	  .max = 1ULL << 50 },
 	{ "merge-rate", OPT_SIZE, O(merge_rate), "0",
-	  "cap each merge's reads at this many bytes per second (0: no cap)" },
-	{ "cache", OPT_SIZE, O(cache), "64M", "cache of stand pages shared by all forests" },
-	{ "data", OPT_SIZE, O(data), "1G", "stand bytes the database starts with, over all forests" },
+	  "cap each merge's reads at this many bytes per second (0: no cap)",
+	  .max = 1ULL << 40 },
+	{ "cache", OPT_SIZE, O(cache), "64M", "cache of stand pages shared by all forests",
+	  .flags = OPT_MEMORY },
+	{ "data", OPT_SIZE, O(data), "1G", "stand bytes the database starts with, over all forests",
+	  .max = 1ULL << 50 },
 	{ "query-docs", OPT_UINT, O(query_docs), "4", "fragments a query reads", .max = 1000 },
 	{ "intervals", OPT_UINT, O(intervals), "24",
 	  "intervals the report cuts each point's series into (latency per class per interval)",
@@ -390,6 +397,15 @@ static int check_opts(const struct nosql_opts *o, struct nosql_run *nr, char *er
 		}
 		nr->mean_doc += (uint64_t)o->doc_size.bs[i] * o->doc_size.pct[i] / 100;
 	}
+	/* each bound alone is held to the memory by its row; together they must fit too */
+	uint64_t mem;
+	if (!rc && (ckd_mul_u64(o->in_memory_limit, o->forests, &mem) ||
+		    ckd_add_u64(mem, o->cache, &mem) || mem > opt_phys_mem())) {
+		snprintf(err, errlen, "--in-memory-limit x --forests + --cache: %.1fG is more than "
+			 "this machine's memory (%.1fG)", (double)o->in_memory_limit * (double)o->forests /
+			 (1 << 30) + (double)o->cache / (1 << 30), (double)opt_phys_mem() / (1 << 30));
+		rc = -EINVAL;
+	}
 	nr->policy = (struct nosql_merge_policy){ .ratio = o->merge_ratio,
 		.min_frags = o->merge_min_size, .max_bytes = o->merge_max_size };
 	return rc;
@@ -453,7 +469,7 @@ static int open_forest(struct nosql_run *nr, struct forest *f, const char *dir, 
 
 /* The starting data: one stand of random bytes, as after a full merge. */
 static int lay_out(struct nosql_run *nr, struct forest *f, uint64_t bytes, void *buf,
-		   char *err, size_t errlen)
+		   volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
 	uint64_t data = bytes * 100 / (100 + INDEX_PCT);
 	int e = 0;
@@ -463,17 +479,33 @@ static int lay_out(struct nosql_run *nr, struct forest *f, uint64_t bytes, void 
 	struct stand *s = nosql_stand_create(nr, f, f->next_uid++, data);
 	if (!s)
 		return folder_fail(err, errlen, "write in", f->dir, errno);
-	for (uint64_t off = 0; off < s->file_bytes && !e; off += CHUNK) {
+	uint64_t off = 0;
+	const char *op = "write";
+	for (; off < s->file_bytes && !e; off += CHUNK) {
 		size_t n = s->file_bytes - off < CHUNK ? (size_t)(s->file_bytes - off) : CHUNK;
+		if (*stop) {
+			e = EINTR;
+			break;
+		}
 		((uint64_t *)buf)[0] ^= off;    /* no two chunks alike */
-		if (pwrite(s->fd, buf, n, (off_t)off) != (ssize_t)n)
-			e = errno ? errno : ENOSPC;
+		ssize_t w = pwrite(s->fd, buf, n, (off_t)off);
+		if (w != (ssize_t)n) {
+			e = w < 0 ? errno : ENOSPC;
+			break;
+		}
 	}
-	if (e || fsync(s->fd)) {
-		e = e ? e : errno;
+	if (!e && fsync(s->fd)) {
+		e = errno;
+		op = "fsync";
+	}
+	if (e) {
 		nosql_stand_discard(f, s);
-		snprintf(err, errlen, "--data: cannot lay out %llu bytes in '%s': %s",
-			 (unsigned long long)bytes, f->dir, strerror(e));
+		if (e == EINTR)
+			snprintf(err, errlen, "interrupted while laying out the data in '%s'", f->dir);
+		else
+			snprintf(err, errlen, "--data: cannot lay out %llu bytes in '%s': %s at offset "
+				 "%llu: %s", (unsigned long long)bytes, f->dir, op,
+				 (unsigned long long)off, strerror(e));
 		return -e;
 	}
 	s->frags = s->live = data / (nr->mean_doc ? nr->mean_doc : 1);
@@ -505,7 +537,8 @@ static int open_forests(struct emu_run *run, uint32_t cap, char *err, size_t err
 		if (snprintf(dir, sizeof(dir), "%s/forest-%02u", folders[i % nf], i) >= (int)sizeof(dir))
 			rc = folder_fail(err, errlen, "use", folders[i % nf], ENAMETOOLONG);
 		else if (!(rc = open_forest(nr, &nr->forests[i], dir, cap, err, errlen)))
-			rc = lay_out(nr, &nr->forests[i], o->data / o->forests, buf, err, errlen);
+			rc = lay_out(nr, &nr->forests[i], o->data / o->forests, buf, run->stop,
+				     err, errlen);
 	}
 	nr->layout_s = ((double)emu_now() - t0) / 1e9;
 	free(buf);

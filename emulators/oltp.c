@@ -209,7 +209,7 @@ static void oltp_teardown(struct emu_run *run);
 
 /* Each row's k as SysBench's prepare draws it, and where each k value's
    entries begin in the index. */
-static void load_k(struct oltp_run *r, uint64_t seed)
+static int load_k(struct oltp_run *r, uint64_t seed, volatile sig_atomic_t *stop)
 {
 	uint64_t n = r->table_size;
 
@@ -220,6 +220,8 @@ static void load_k(struct oltp_run *r, uint64_t seed)
 		rng_seed(&g, seed, K_STREAM + i);
 		r->t[i].kval = xmalloc(n * sizeof(*r->t[i].kval));
 		for (uint64_t row = 0; row < n; row++) {
+			if (!(row & 0xfffff) && *stop)
+				return -EINTR;
 			uint32_t k = db_rand_default(&r->rand, &g, 1, r->table_size);
 			atomic_init(&r->t[i].kval[row], k);
 			r->k_below[k + 1]++;
@@ -227,6 +229,7 @@ static void load_k(struct oltp_run *r, uint64_t seed)
 	}
 	for (uint64_t v = 1; v < n + 2; v++)
 		r->k_below[v] += r->k_below[v - 1];
+	return 0;
 }
 
 static int oltp_setup(struct emu_run *run, char *err, size_t errlen)
@@ -259,8 +262,8 @@ static int oltp_setup(struct emu_run *run, char *err, size_t errlen)
 				 (unsigned long long)o->table_size);
 			rc = -EINVAL;
 		}
-	if (!rc)
-		load_k(r, run->seed);
+	if (!rc && (rc = load_k(r, run->seed, run->stop)) != 0)
+		snprintf(err, errlen, "interrupted while drawing the tables' k values");
 	plan(r, o);
 	if (!rc)
 		rc = dbm_start(&r->db, run, "--tables x --table-size", err, errlen);

@@ -59,7 +59,8 @@ static const struct opt_def profile_opt_table[] = {
 	{ "dist", OPT_DIST, O(dist), "uniform",
 	  "random offset distribution: uniform, zipf:THETA, pareto:H, normal:SIGMA%" },
 	{ "align", OPT_SIZE, O(align), NULL,
-	  "offset alignment of random I/O (default: the smallest transfer size)" },
+	  "offset alignment of random I/O (default: the smallest transfer size)",
+	  .max = 1ULL << 30 },
 	OPT_END,
 };
 #undef O
@@ -97,6 +98,11 @@ static int profile_setup(struct emu_run *run, char *err, size_t errlen)
 		snprintf(err, errlen, "--align: %llu is not a multiple of the logical block size of "
 			 "'%s' (%u bytes) that O_DIRECT needs", (unsigned long long)pr->align,
 			 t->path, t->lbs);
+		return -EINVAL;
+	}
+	if (pr->align > t->size) {
+		snprintf(err, errlen, "--align: %llu bytes is larger than the target '%s' (%llu bytes)",
+			 (unsigned long long)pr->align, t->path, (unsigned long long)t->size);
 		return -EINVAL;
 	}
 	if (t->size < max_bs) {

@@ -5,10 +5,13 @@
  * lists emulators declare (emu_ops.lists: database drivers, workloads).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "appio/emulator.h"
 #include "appio/engine.h"
@@ -29,10 +32,47 @@ _Noreturn void cli_usage_error(const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
+/* Create and remove @path: the surest test that a file can be written there. */
+static int try_create(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return errno == EEXIST ? 0 : -errno;
+	close(fd);
+	unlink(path);
+	return 0;
+}
+
+void cli_check_outputs(const char *json, const char *csv_prefix)
+{
+	char tmp[4200];
+	struct stat st;
+	int rc;
+
+	if (json && strcmp(json, "-")) {
+		if (!*json)
+			cli_usage_error("--json: empty file name (expected FILE, or - for stdout)");
+		if (stat(json, &st) == 0 && S_ISDIR(st.st_mode))
+			cli_usage_error("--json: '%s' is a directory (expected a file name)", json);
+		snprintf(tmp, sizeof(tmp), "%s.tmp", json);     /* written there, then renamed */
+		if ((rc = try_create(tmp)))
+			cli_usage_error("--json: cannot write '%s': %s", json, strerror(-rc));
+	}
+	if (csv_prefix) {
+		if (!*csv_prefix)
+			cli_usage_error("--csv: empty prefix (expected PREFIX, files PREFIX_<class>.csv)");
+		snprintf(tmp, sizeof(tmp), "%s_appio-check.tmp", csv_prefix);
+		if ((rc = try_create(tmp)))
+			cli_usage_error("--csv: cannot write '%s_<class>.csv': %s", csv_prefix,
+					strerror(-rc));
+	}
+}
+
 int cli_finish(const struct result *res, int rc, const char *err,
 	       const char *json_path, const char *csv_prefix)
 {
-	char werr[512];
+	char werr[512] = "";
 	int status = 0;
 
 	/* with the JSON document on stdout, the table goes to stderr */
@@ -48,11 +88,16 @@ int cli_finish(const struct result *res, int rc, const char *err,
 		status = 1;
 	}
 	if (rc == -EINTR) {
-		fputs("appio: interrupted; results so far were kept\n", stderr);
+		if (err && *err)        /* stopped in a set-up: where it was */
+			fprintf(stderr, "appio: %s\n", err);
+		else
+			fputs("appio: interrupted; results so far were kept\n", stderr);
 		return EXIT_INTERRUPTED;
 	}
 	if (rc) {
-		fprintf(stderr, "appio: %s\n", err && *err ? err : strerror(-rc));
+		/* a document that cannot be saved stopped the run: said once above */
+		if (!(status && err && !strcmp(err, werr)))
+			fprintf(stderr, "appio: %s\n", err && *err ? err : strerror(-rc));
 		return rc == -EINVAL && !res->npoints ? EXIT_USAGE : 1;
 	}
 	return status;

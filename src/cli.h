@@ -31,6 +31,14 @@ _Noreturn void cli_usage_error(const char *fmt, ...) __attribute__((format(print
 int cli_finish(const struct result *res, int rc, const char *err,
 	       const char *json_path, const char *csv_prefix);
 
+/*
+ * Before a run: can the --json document (@json, "-" is stdout) and the
+ * --csv files (@csv_prefix) be written? Either may be NULL. Exits 2 with
+ * one line naming the option when not, so that no run's results are lost
+ * for want of a place to put them.
+ */
+void cli_check_outputs(const char *json, const char *csv_prefix);
+
 /* Subcommands (each parses its own argv, argv[0] being the subcommand). */
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);

@@ -4,6 +4,7 @@
  * single run's), refuse to put different methods side by side, then write
  * the HTML report, print the summary, or print the comparison tables.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,16 @@ static void release(struct docs *ds)
 	for (unsigned i = 0; i < ds->n; i++)
 		json_read_release(&ds->d[i]);
 	free(ds->d);
+}
+
+/* Ctrl-C between documents or before the output: exit 130, nothing written. */
+static void stop_if_interrupted(struct docs *ds)
+{
+	if (!cli_interrupted)
+		return;
+	release(ds);
+	fputs("appio: interrupted\n", stderr);
+	exit(EXIT_INTERRUPTED);
 }
 
 /* Load every file argument; -o FILE when @allow_out. Exits 2 on bad input. */
@@ -51,10 +62,12 @@ static void load(struct docs *ds, int argc, char **argv, bool allow_out, const c
 		if (json_read_load(&ds->d[ds->n], argv[i], err, sizeof(err)))
 			cli_usage_error("%s: %s", argv[0], err);
 		ds->n++;
+		stop_if_interrupted(ds);
 	}
 	if (!ds->n)
 		cli_usage_error("%s: which results? (%s)", argv[0], usage);
 	json_read_labels(ds->d, ds->n);
+	stop_if_interrupted(ds);
 	if (compare_check(ds->d, ds->n, err, sizeof(err)))
 		cli_usage_error("%s: %s", argv[0], err + (strncmp(err, "compare: ", 9) ? 0 : 9));
 }
@@ -94,9 +107,10 @@ int cmd_report(int argc, char **argv)
 				"(Debian package gnuplot-nox, or scripts/install-deps.sh)");
 	} else {
 		signal(SIGPIPE, SIG_IGN);       /* a gnuplot that dies early is reported, not fatal */
-		if (report_write_html(ds.d, ds.n, ds.out, err, sizeof(err))) {
+		int rc = report_write_html(ds.d, ds.n, ds.out, &cli_interrupted, err, sizeof(err));
+		if (rc) {
 			fprintf(stderr, "appio: %s\n", err);
-			status = 1;
+			status = rc == -EINTR ? EXIT_INTERRUPTED : 1;
 		} else {
 			printf("report: %s (%u drive(s))\n", ds.out, ds.n);
 		}

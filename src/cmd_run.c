@@ -80,12 +80,13 @@ static int run_job(struct job *j)
 {
 	struct result res;
 	char err[600] = "";
-	int rc = job_open_target(j, err, sizeof(err));
+	cli_check_outputs(j->ro.json, j->ro.csv);
+	int rc = job_open_target(j, &cli_interrupted, err, sizeof(err));
 
 	if (rc) {
 		fprintf(stderr, "appio: %s\n", err);
 		job_release(j);
-		return rc == -EINVAL ? EXIT_USAGE : 1;
+		return rc == -EINVAL ? EXIT_USAGE : rc == -EINTR ? EXIT_INTERRUPTED : 1;
 	}
 
 	struct result pre;

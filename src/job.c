@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "appio/ckd.h"
 #include "appio/runner.h"
 #include "job.h"
 #include "appio/xalloc.h"
@@ -25,16 +26,18 @@ const struct opt_def job_run_opt_table[] = {
 	  .flags = OPT_TARGET | OPT_WHERE },
 	{ "size", OPT_SIZE, R(size), NULL,
 	  "bytes of the target to use (k/M/G/T); a new file is 1G, a device is used whole",
-	  .min = 4096, .flags = OPT_TARGET | OPT_WHERE },
+	  .min = 4096, .max = 1ULL << 56, .flags = OPT_TARGET | OPT_WHERE },
 	{ "threads", OPT_ULIST, R(threads), "1",
 	  "worker threads, a comma list: each value is a sweep point (e.g. 2,4,8,16)",
 	  .min = 1, .max = 1024, .flags = OPT_WHERE },
 	{ "qd", OPT_ULIST, R(qd), "1",
 	  "I/Os in flight per thread, a comma list crossed with --threads", .min = 1, .max = 4096,
 	  .flags = OPT_TARGET | OPT_WHERE },
-	{ "time", OPT_UINT, R(time), "30", "measured seconds per sweep point", .min = 1 },
+	{ "time", OPT_UINT, R(time), "30", "measured seconds per sweep point", .min = 1,
+	  .max = OPT_SECONDS_MAX },
 	{ "ramp", OPT_UINT, R(ramp), "0",
-	  "seconds of warm-up per point before measuring (not recorded)", .alias = "warmup-time" },
+	  "seconds of warm-up per point before measuring (not recorded)", .max = OPT_SECONDS_MAX,
+	  .alias = "warmup-time" },
 	{ "engine", OPT_STR, R(engine), NULL,
 	  "I/O engine: libaio (default when built), io_uring, sync, null (see 'appio list')",
 	  .flags = OPT_TARGET },
@@ -48,17 +51,18 @@ const struct opt_def job_run_opt_table[] = {
 	{ "csv", OPT_STR, R(csv), NULL, "write per-second series to PREFIX_<class>.csv",
 	  .flags = OPT_WHERE },
 	{ "seed", OPT_UINT, R(seed), NULL, "random seed (default: a fresh one, saved in the result)",
-	  .flags = OPT_WHERE },
+	  .max = (1ULL << 53) - 1, .flags = OPT_WHERE },   /* exact in any JSON reader */
 	{ "report-interval", OPT_UINT, R(report_interval), "0",
 	  "also print a line on stderr every N measured seconds, terminal or not (0: none)",
-	  .flags = OPT_WHERE },
+	  .max = OPT_SECONDS_MAX, .flags = OPT_WHERE },
 	{ "force", OPT_BOOL, R(force), NULL,
 	  "allow writes to a block device that is mounted or holds a file system or partitions",
 	  .flags = OPT_TARGET | OPT_WHERE },
 	{ "steady-state", OPT_BOOL, R(steady_state), NULL,
 	  "first precondition at the first point in rounds until steady state (SNIA PTS: 5 rounds "
 	  "within 20 % of their average, fitted change <= 10 %), then run the points" },
-	{ "round-time", OPT_UINT, R(round_time), "60", "seconds per --steady-state round", .min = 1 },
+	{ "round-time", OPT_UINT, R(round_time), "60", "seconds per --steady-state round", .min = 1,
+	  .max = OPT_SECONDS_MAX },
 	{ "max-rounds", OPT_UINT, R(max_rounds), "25",
 	  "--steady-state gives up (and says so) after this many rounds", .min = 1, .max = 10000 },
 	OPT_END,
@@ -185,13 +189,28 @@ static int make_dir(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-int job_open_target(struct job *j, char *err, size_t errlen)
+/*
+ * Is a target_open() error the caller's target at fault (bad input, exit 2)?
+ * A layout that ran out of space or hit an I/O error is a failed run
+ * (exit 1), an interrupted one is -EINTR.
+ */
+static bool input_error(int rc)
+{
+	switch (-rc) {
+	case ENOENT: case ENOTDIR: case EISDIR: case EACCES: case EPERM: case EROFS:
+	case EBUSY: case ENAMETOOLONG: case EINVAL: case ELOOP: case ENXIO: case ENODEV:
+		return true;
+	}
+	return false;
+}
+
+int job_open_target(struct job *j, volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
 	bool writes = will_write(j);
 	struct target_open_args ta = {
 		.path = j->ro.target, .size = j->ro.size, .write = writes,
 		.direct = j->ro.direct, .force = j->ro.force, .seed = j->ro.seed,
-		.create = job_given(j, "size") || writes,
+		.create = job_given(j, "size") || writes, .stop = stop,
 	};
 	char msg[512];
 
@@ -224,12 +243,14 @@ int job_open_target(struct job *j, char *err, size_t errlen)
 	int rc = target_open(&j->target, &ta, msg, sizeof(msg));
 	if (rc) {
 		snprintf(err, errlen, "--target: %s", msg);
-		/* the caller's target is at fault, not the run: bad input */
-		return rc == -ENOMEM || rc == -EIO ? rc : -EINVAL;
+		return input_error(rc) ? -EINVAL : rc;
 	}
 	if ((j->emu->flags & EMU_TARGET_DIR) && j->target.kind != TARGET_DIR)
 		return fail(err, errlen, "--target: '%s' is not a folder ('%s' works on files in a folder)",
 			    j->ro.target, j->emu->name);
+	if (!(j->emu->flags & EMU_TARGET_DIR) && j->target.kind == TARGET_DIR)
+		return fail(err, errlen, "--target: '%s' is a directory ('%s' needs a file or a block "
+			    "device)", j->ro.target, j->preset ? j->preset->name : j->emu->name);
 	return 0;
 }
 
@@ -288,11 +309,19 @@ int job_run(struct job *j, struct result *res, bool progress,
 	    volatile sig_atomic_t *interrupted, char *err, size_t errlen)
 {
 	bool target = !(j->emu->flags & EMU_NO_TARGET);
+	uint64_t time_ns, ramp_ns;
+
+	if (ckd_mul_u64(j->ro.time, 1000000000ULL, &time_ns) ||
+	    ckd_mul_u64(j->ro.ramp, 1000000000ULL, &ramp_ns) ||
+	    ckd_add_u64(time_ns, ramp_ns, &(uint64_t){ 0 }))
+		return fail(err, errlen, "--time/--ramp: %llu + %llu seconds do not fit in a run "
+			    "(expected at most %d each)", (unsigned long long)j->ro.time,
+			    (unsigned long long)j->ro.ramp, OPT_SECONDS_MAX);
 	struct run_config cfg = {
 		.emu = j->emu, .emu_opts = j->eo, .preset = j->preset ? j->preset->name : NULL,
 		.target = target ? &j->target : NULL, .engine = target ? j->engine : NULL,
 		.target_spec = j->ro.target, .points = j->points, .npoints = j->npoints,
-		.time_ns = j->ro.time * 1000000000ULL, .ramp_ns = j->ro.ramp * 1000000000ULL,
+		.time_ns = time_ns, .ramp_ns = ramp_ns,
 		.seed = j->ro.seed, .progress = progress,
 		.report_interval_s = (unsigned)j->ro.report_interval,
 		/* saved after every point, except to stdout: one document there, at the end */

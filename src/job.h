@@ -63,8 +63,12 @@ bool job_given(const struct job *j, const char *name);
 /*
  * Open (create, lay out) the target the job names; for an emulator without
  * a target (EMU_NO_TARGET), run its check() instead (filling j->about).
+ * Returns 0, -EINVAL (the target is bad input: missing, a directory where a
+ * file is needed...), -EINTR (*@stop became nonzero during the layout), or
+ * another -errno (the layout failed: disk full, I/O error), with one line
+ * in @err.
  */
-int job_open_target(struct job *j, char *err, size_t errlen);
+int job_open_target(struct job *j, volatile sig_atomic_t *stop, char *err, size_t errlen);
 
 /* The workload and engine names the result gives this job (emu_ops.describe). */
 void job_names(const struct job *j, const char **name, const char **engine);

@@ -4,9 +4,11 @@
  */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "appio/emulator.h"
+#include "appio/xalloc.h"
 #include "cli.h"
 #include "version.h"
 
@@ -14,6 +16,29 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	cli_interrupted = 1;
+}
+
+/*
+ * A password given as an option would show in ps and /proc/PID/cmdline for
+ * the whole run: the parser gets a copy of each word that holds one, and
+ * the original bytes, which are what the kernel shows, are overwritten.
+ */
+static void scrub_secrets(int argc, char **argv)
+{
+	bool after = false;
+
+	for (int i = 1; i < argc; i++) {
+		size_t n = strlen(argv[i]);
+		char *masked = xmalloc(n + 1);
+		bool next;
+		if (opt_redact(argv[i], after, emulator_option_is_secret, 'x', masked, n + 1, &next)) {
+			char *copy = xstrdup(argv[i]);
+			memcpy(argv[i], masked, n);
+			argv[i] = copy;         /* lives as long as the process */
+		}
+		free(masked);
+		after = next;
+	}
 }
 
 static void usage(FILE *f)
@@ -41,6 +66,7 @@ int main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	scrub_secrets(argc, argv);
 
 	if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "-h")) {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "appio/opt.h"
 
@@ -452,13 +453,37 @@ static void bound_text(const struct opt_def *o, uint64_t v, char *buf, size_t le
 		snprintf(buf, len, "%" PRIu64, v);
 }
 
+uint64_t opt_phys_mem(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	uint64_t bytes;
+
+	if (pages <= 0 || psz <= 0 || __builtin_mul_overflow((uint64_t)pages, (uint64_t)psz, &bytes))
+		return UINT64_MAX;      /* unknown: no bound rather than a wrong one */
+	return bytes;
+}
+
+/* An OPT_MEMORY value larger than the machine's memory could never be allocated. */
+static int check_memory(const struct opt_def *o, uint64_t v, struct why *w)
+{
+	uint64_t mem = opt_phys_mem();
+	char val[32], hi[32];
+
+	if (!(o->flags & OPT_MEMORY) || v <= mem)
+		return 0;
+	fmt_size(v, val, sizeof(val));
+	snprintf(hi, sizeof(hi), "%.1fG", (double)mem / (1 << 30));
+	snprintf(w->expect, sizeof(w->expect), "at most %s", hi);
+	return fail(w, -ERANGE, "'%s' is more than this machine's memory", val);
+}
+
 /* The row's min/max (max 0 = none); on failure the expected form is the range. */
 static int check_bounds(const struct opt_def *o, uint64_t v, struct why *w)
 {
 	char val[32], lo[32], hi[32];
 
 	if (v >= o->min && (!o->max || v <= o->max))
-		return 0;
+		return check_memory(o, v, w);
 	bound_text(o, v, val, sizeof(val));
 	bound_text(o, o->min, lo, sizeof(lo));
 	bound_text(o, o->max, hi, sizeof(hi));

@@ -95,6 +95,14 @@ const struct emu_ops *emulator_find(const char *name)
 	return NULL;
 }
 
+bool emulator_option_is_secret(const char *name, size_t len)
+{
+	for (const struct emu_ops *const *e = emulator_table; *e; e++)
+		if (opt_secret_in((*e)->opts, name, len))
+			return true;
+	return false;
+}
+
 const struct emu_preset *emu_preset_find(const char *name)
 {
 	for (const struct emu_preset *p = emu_preset_table; p->name; p++)

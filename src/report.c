@@ -411,7 +411,8 @@ static void missing_note(FILE *f, const struct json_read_doc *d, unsigned n, con
 		fputs("</p>\n", f);
 }
 
-static int page(FILE *f, const struct json_read_doc *d, unsigned n, char *err, size_t errlen)
+static int page(FILE *f, const struct json_read_doc *d, unsigned n, volatile sig_atomic_t *stop,
+		char *err, size_t errlen)
 {
 	const char **names;
 	unsigned nt = compare_tests(d, n, &names);
@@ -434,6 +435,11 @@ static int page(FILE *f, const struct json_read_doc *d, unsigned n, char *err, s
 	}
 	fputs("</nav>\n", f);
 	for (unsigned i = 0; i < nt && !rc; i++) {
+		if (stop && *stop) {
+			snprintf(err, errlen, "report: interrupted; nothing was written");
+			rc = -EINTR;
+			break;
+		}
 		const struct json_read_test *t = NULL;
 		for (unsigned k = 0; k < n && !t; k++)
 			t = json_read_find(&d[k], names[i]);
@@ -453,7 +459,7 @@ static int page(FILE *f, const struct json_read_doc *d, unsigned n, char *err, s
 }
 
 int report_write_html(const struct json_read_doc *d, unsigned n, const char *path,
-		      char *err, size_t errlen)
+		      volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
 	char tmp[4200];
 	FILE *f;
@@ -464,7 +470,7 @@ int report_write_html(const struct json_read_doc *d, unsigned n, const char *pat
 		snprintf(err, errlen, "report: cannot write '%s': %s", path, strerror(e));
 		return -e;
 	}
-	int rc = page(f, d, n, err, errlen);
+	int rc = page(f, d, n, stop, err, errlen);
 	if (ferror(f) | fclose(f) || (!rc && rename(tmp, path))) {
 		int e = errno ? errno : EIO;
 		if (!rc)

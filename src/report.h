@@ -23,6 +23,8 @@
 
 #include <stdbool.h>
 
+#include <signal.h>
+
 #include "json_read.h"
 
 /* Is a gnuplot executable on $PATH? */
@@ -31,8 +33,10 @@ bool report_have_gnuplot(void);
 /*
  * Write the page for drives @d[0..n) to @path (temporary file + rename).
  * SIGPIPE should be ignored by the caller (a gnuplot that dies early).
+ * Between charts it looks at *@stop (may be NULL): nonzero (Ctrl-C) leaves
+ * no file and returns -EINTR.
  */
 int report_write_html(const struct json_read_doc *d, unsigned n, const char *path,
-		      char *err, size_t errlen);
+		      volatile sig_atomic_t *stop, char *err, size_t errlen);
 
 #endif

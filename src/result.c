@@ -250,8 +250,9 @@ static void json_document(FILE *f, const struct result *r)
 		APPIO_VERSION, RESULT_FORMAT_VERSION);
 	fputs("  \"started\": ", f);
 	json_str(f, r->started);
-	fprintf(f, ",\n  \"seed\": %llu,\n  \"interrupted\": %s,\n",
-		(unsigned long long)r->seed, r->interrupted ? "true" : "false");
+	fprintf(f, ",\n  \"seed\": %llu,\n  \"interrupted\": %s,\n  \"incomplete\": %s,\n",
+		(unsigned long long)r->seed, r->interrupted || r->incomplete ? "true" : "false",
+		r->incomplete ? "true" : "false");
 	json_host(f);
 	if (r->has_target)
 		json_target(f, &r->target);

@@ -348,7 +348,7 @@ int runner_run(const struct run_config *cfg, struct result *res, char *err, size
 		.ops = emu, .opts = cfg->emu_opts, .target = cfg->target,
 		.target_spec = cfg->target_spec, .seed = cfg->seed,
 		.preset = cfg->preset, .max_io = 64 * 1024, .writes = emu->flags & EMU_WRITES,
-		.result = res,
+		.result = res, .stop = cfg->interrupted ? cfg->interrupted : &(volatile sig_atomic_t){ 0 },
 	};
 	int rc = 0;
 
@@ -362,6 +362,8 @@ int runner_run(const struct run_config *cfg, struct result *res, char *err, size
 	for (unsigned i = 0; i < cfg->npoints; i++) {
 		char werr[256];
 		rc = run_point(cfg, &er, i, res, err, errlen);
+		res->incomplete = !rc && i + 1 < cfg->npoints;
+		res->interrupted = rc == -EINTR;
 		if (cfg->json_path && result_write_json(res, cfg->json_path, werr, sizeof(werr)) && !rc) {
 			snprintf(err, errlen, "%s", werr);
 			rc = -EIO;
@@ -369,10 +371,11 @@ int runner_run(const struct run_config *cfg, struct result *res, char *err, size
 		if (rc)
 			break;
 	}
-	res->interrupted = rc == -EINTR;
 	if (emu->teardown)
 		emu->teardown(&er);
 out:
+	res->incomplete = false;
+	res->interrupted = rc == -EINTR;
 	free(er.priv);
 	return rc;
 }

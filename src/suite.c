@@ -32,7 +32,7 @@ const struct opt_def suite_opt_table[] = {
 	  "file or block device under test; a new file is laid out first" },
 	{ "size", OPT_SIZE, S(size), NULL,
 	  "bytes of the target to use (a new file: 1G; an existing file or a device: all of it)",
-	  .min = 4096 },
+	  .min = 4096, .max = 1ULL << 56 },
 	{ "json", OPT_STR, S(json), "appio-suite.json",
 	  "the suite's result document, rewritten after every phase and round" },
 	{ "purge", OPT_BOOL, S(purge), NULL,
@@ -45,14 +45,17 @@ const struct opt_def suite_opt_table[] = {
 	  .min = 1, .max = 1024 },
 	{ "pre-qd", OPT_UINT, S(pre_qd), "16", "I/Os in flight per thread while preconditioning",
 	  .min = 1, .max = 4096 },
-	{ "round-time", OPT_UINT, S(round_time), "60", "seconds per preconditioning round", .min = 1 },
+	{ "round-time", OPT_UINT, S(round_time), "60", "seconds per preconditioning round", .min = 1,
+	  .max = OPT_SECONDS_MAX },
 	{ "max-rounds", OPT_UINT, S(max_rounds), "25",
 	  "preconditioning rounds before going on without steady state", .min = 1, .max = 10000 },
 	{ "threads", OPT_ULIST, S(threads), "2,4,8,16", "sweep threads, crossed with --qd",
 	  .min = 1, .max = 1024 },
 	{ "qd", OPT_ULIST, S(qd), "2,4,8,16", "sweep I/Os in flight per thread", .min = 1, .max = 4096 },
-	{ "time", OPT_UINT, S(time), "300", "measured seconds per sweep point", .min = 1 },
-	{ "ramp", OPT_UINT, S(ramp), "0", "warm-up seconds per sweep point (not recorded)" },
+	{ "time", OPT_UINT, S(time), "300", "measured seconds per sweep point", .min = 1,
+	  .max = OPT_SECONDS_MAX },
+	{ "ramp", OPT_UINT, S(ramp), "0", "warm-up seconds per sweep point (not recorded)",
+	  .max = OPT_SECONDS_MAX },
 	{ "write-sweep", OPT_ULIST, S(write_sweep), NULL,
 	  "write percentages of the 8 KiB random write-% sweep at --pre-threads x --pre-qd "
 	  "('none': no sweep)", .max = 100, .flags = OPT_NONE },
@@ -62,7 +65,8 @@ const struct opt_def suite_opt_table[] = {
 	  "threads of every application run (default: each emulator's own)", .min = 1, .max = 1024,
 	  .flags = OPT_NONE },
 	{ "app-time", OPT_UINT, S(app_time), NULL,
-	  "measured seconds per application point (default: each emulator's own)" },
+	  "measured seconds per application point (default: each emulator's own)",
+	  .max = OPT_SECONDS_MAX },
 	{ "fs-dir", OPT_STR, S(fs_dir), NULL,
 	  "folder for the file-system emulators (default: appio-suite-fs beside a file target)" },
 	{ "db", OPT_STR, S(db), NULL,
@@ -71,12 +75,14 @@ const struct opt_def suite_opt_table[] = {
 	{ "db-threads", OPT_ULIST, S(db_threads), NULL,
 	  "client threads of the database run (default: its emulator's own)", .min = 1, .max = 1024 },
 	{ "db-time", OPT_UINT, S(db_time), NULL,
-	  "measured seconds per database point (default: its emulator's own)", .min = 1 },
+	  "measured seconds per database point (default: its emulator's own)", .min = 1,
+	  .max = OPT_SECONDS_MAX },
 	{ "engine", OPT_STR, S(engine), NULL, "I/O engine of every phase (see 'appio list')" },
 	{ "direct", OPT_BOOL, S(direct), "1", "O_DIRECT for every phase (0 or 1)" },
 	{ "force", OPT_BOOL, S(force), NULL,
 	  "allow writes to a block device that is mounted or holds a file system or partitions" },
-	{ "seed", OPT_UINT, S(seed), NULL, "random seed of the suite (each phase derives its own)" },
+	{ "seed", OPT_UINT, S(seed), NULL, "random seed of the suite (each phase derives its own)",
+	  .max = (1ULL << 53) - 1 },
 	{ "pre-args", OPT_STRLIST, S(extra[EXTRA_PRE]), NULL,
 	  "more 'appio run' options for preconditioning: 'ARGS' for all, 'PROFILE:ARGS' for one "
 	  "(repeatable)" },
@@ -124,6 +130,12 @@ int suite_run_point(struct job *j, struct result *res, unsigned idx, double time
 		    char *err, size_t errlen)
 {
 	bool target = !(j->emu->flags & EMU_NO_TARGET);
+
+	if (!(time_s >= 0 && time_s <= OPT_SECONDS_MAX && ramp_s >= 0 && ramp_s <= OPT_SECONDS_MAX)) {
+		snprintf(err, errlen, "a point of %g + %g seconds is out of range (at most %d each)",
+			 ramp_s, time_s, OPT_SECONDS_MAX);
+		return -EINVAL;
+	}
 	struct run_config cfg = {
 		.emu = j->emu, .emu_opts = j->eo, .preset = j->preset ? j->preset->name : NULL,
 		.target = target ? &j->target : NULL, .engine = target ? j->engine : NULL,
@@ -293,6 +305,15 @@ static void add_list(struct suite_phase *ph, const char *name, const struct opt_
 	struct suite_opts tmp = { .threads = *l };
 
 	add_opt(ph, name, "%s", opt_format(o, &tmp, buf, sizeof(buf)));
+}
+
+char *suite_shown_word(const char *word, bool *after)
+{
+	size_t len = strlen(word) * 5 + 16;     /* a 1-byte value becomes "(secret)" */
+	char *out = xmalloc(len);
+
+	opt_redact(word, *after, emulator_option_is_secret, 0, out, len, after);
+	return out;
 }
 
 /* "NAME:ARGS" names a phase subject; "ARGS" (or "--x a:b") is for all. */
@@ -696,14 +717,18 @@ void suite_print_plan(const struct suite *s, FILE *f)
 
 	for (unsigned i = 0; i < s->nph; i++) {
 		const struct suite_phase *ph = &s->ph[i];
+		bool after = false;
 		fprintf(f, "  %2u. %-28s ", i + 1, ph->name);
 		if (ph->skip_reason) {
 			fprintf(f, "skipped: %s\n", ph->skip_reason);
 			continue;
 		}
 		fprintf(f, "<= %-12s", suite_fmt_duration(ph->est_s, d, sizeof(d)));
-		for (int w = 1; w < ph->argc; w++)
-			fprintf(f, " %s", ph->argv[w]);
+		for (int w = 1; w < ph->argc; w++) {
+			char *shown = suite_shown_word(ph->argv[w], &after);
+			fprintf(f, " %s", shown);
+			free(shown);
+		}
 		fputc('\n', f);
 		total += ph->est_s;
 	}

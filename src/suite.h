@@ -202,4 +202,11 @@ const char *suite_kind_name(enum suite_kind k);
 /* "1 h 05 min", "3 min 20 s", "12 s". */
 char *suite_fmt_duration(double s, char *buf, size_t len);
 
+/*
+ * @word of an argument list as the suite shows it (plan, document): every
+ * password replaced by "(secret)". *@after says the previous word was a bare
+ * secret option and is updated for the next word. Returns a string to free().
+ */
+char *suite_shown_word(const char *word, bool *after);
+
 #endif

@@ -95,9 +95,12 @@ static void phase_json(FILE *f, const struct suite_phase *ph)
 	fputs(", \"elapsed_s\": ", f);
 	json_num(f, round(ph->elapsed_s * 100) / 100);
 	fputs(",\n     \"args\": [", f);
+	bool after = false;
 	for (int i = 0; i < ph->argc; i++) {
+		char *shown = suite_shown_word(ph->argv[i], &after);
 		fputs(i ? ", " : "", f);
-		json_str(f, ph->argv[i]);
+		json_str(f, shown);
+		free(shown);
 	}
 	fputc(']', f);
 	phase_facts(f, ph);
@@ -129,8 +132,11 @@ static void options_json(FILE *f, const struct suite *s)
 		}
 		fputc('[', f);
 		for (unsigned i = 0; i < x->n; i++) {
+			bool after = false;
+			char *shown = suite_shown_word(x->v[i], &after);
 			fputs(i ? ", " : "", f);
-			json_str(f, x->v[i]);
+			json_str(f, shown);
+			free(shown);
 		}
 		fputc(']', f);
 	}
@@ -389,7 +395,7 @@ static int run_service(struct suite *s, struct suite_phase *ph, char *err, size_
 		ph->prep_s = out.seconds;
 	}
 	if (!rc)
-		rc = job_open_target(j, err, errlen);
+		rc = job_open_target(j, s->stop, err, errlen);
 	if (!rc)
 		rc = job_run(j, &ph->res, true, s->stop, err, errlen);
 	if (clean)
@@ -404,7 +410,7 @@ static int run_kind(struct suite *s, struct suite_phase *ph, char *err, size_t e
 
 	if (ph->kind == PH_DB)
 		return run_service(s, ph, err, errlen);
-	if ((rc = job_open_target(&ph->job, err, errlen)) != 0)
+	if ((rc = job_open_target(&ph->job, s->stop, err, errlen)) != 0)
 		return rc;
 	job_describe(&ph->job, &ph->res);
 	switch (ph->kind) {

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +28,7 @@
 #include <blkid/blkid.h>
 #endif
 
+#include "appio/opt.h"
 #include "appio/rand.h"
 #include "appio/target.h"
 #include "fill.h"
@@ -362,22 +364,29 @@ static int pwrite_full(int fd, const unsigned char *p, size_t n, uint64_t off)
  * With O_DIRECT the first chunk starts at the block holding @from; that
  * block's existing bytes are read back first so none are lost.
  */
-static int layout_write(struct target *t, int fd, struct rng *r, uint64_t from, unsigned char *buf)
+static int layout_write(struct target *t, const struct target_open_args *a, int fd,
+			struct rng *r, uint64_t from, unsigned char *buf, uint64_t *at)
 {
 	uint64_t start = t->direct ? from - from % t->lbs : from;
 	size_t head = (size_t)(from - start), n;
 	int rc = 0;
 
+	*at = start;
 	if (head && pread(fd, buf, t->lbs, (off_t)start) < (ssize_t)head)
 		return -EIO;
 	/* random bytes once, then fresh sector heads per chunk (fill.h): nothing repeats */
 	fill_random(r, buf + head, LAYOUT_CHUNK - head);
 	for (uint64_t off = start; off < t->size && !rc; off += n, head = 0) {
+		if (a->stop && *a->stop)
+			return -EINTR;
 		n = (size_t)(t->size - off < LAYOUT_CHUNK ? t->size - off : LAYOUT_CHUNK);
 		if (off != start)
 			fill_refresh(r, buf, n);
+		*at = off;
 		rc = pwrite_full(fd, buf, n, off);
 	}
+	if (!rc)
+		*at = t->size;
 	if (!rc && fdatasync(fd) < 0)
 		rc = -errno;
 	if (!rc)
@@ -409,10 +418,15 @@ static int layout(struct target *t, const struct target_open_args *a, uint64_t f
 		return -ENOMEM;
 	}
 	rng_seed(&r, a->seed, LAYOUT_STREAM);
-	rc = layout_write(t, fd, &r, from, buf);
-	if (rc) {
-		snprintf(err, errlen, "cannot lay out '%s' to %llu bytes: %s", t->path,
-			 (unsigned long long)t->size, strerror(-rc));
+	uint64_t at;
+	rc = layout_write(t, a, fd, &r, from, buf, &at);
+	if (rc == -EINTR) {
+		snprintf(err, errlen, "interrupted while laying out '%s' (at offset %llu of %llu)",
+			 t->path, (unsigned long long)at, (unsigned long long)t->size);
+	} else if (rc) {
+		snprintf(err, errlen, "cannot lay out '%s' to %llu bytes: %s at offset %llu: %s",
+			 t->path, (unsigned long long)t->size, at == t->size ? "fdatasync" : "write",
+			 (unsigned long long)at, strerror(-rc));
 		/* Give back a half-written extension's space; the write's error is reported. */
 		int trc = ftruncate(fd, (off_t)from);
 		(void)trc;
@@ -478,6 +492,27 @@ static int file_size(struct target *t, const struct target_open_args *a, uint64_
 	return 0;
 }
 
+/*
+ * A size the file system cannot hold is bad input, said before writing: not
+ * a layout that fills the disk and then fails. (It may still fill up while
+ * the layout runs, with other writers: that is a failed run.)
+ */
+static int check_room(const struct target *t, uint64_t from, char *err, size_t errlen)
+{
+	struct statvfs sv;
+	char need[32], have[32];
+
+	if (statvfs(t->path, &sv) || (uint64_t)sv.f_bavail > UINT64_MAX / sv.f_frsize)
+		return 0;               /* unknown: the layout will tell */
+	uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (t->size - from <= avail)
+		return 0;
+	snprintf(err, errlen, "'%s' needs %s more for a size of %s, but its file system has %.1fG free "
+		 "(give a smaller --size)", t->path, fmt_size(t->size - from, need, sizeof(need)),
+		 fmt_size(t->size, have, sizeof(have)), (double)avail / (1 << 30));
+	return -EINVAL;
+}
+
 static int open_file(struct target *t, const struct target_open_args *a,
 		     const struct stat *st, char *err, size_t errlen)
 {
@@ -488,6 +523,8 @@ static int open_file(struct target *t, const struct target_open_args *a,
 	rc = file_block_sizes(t, err, errlen);
 	if (!rc)
 		rc = file_size(t, a, (uint64_t)st->st_size, err, errlen);
+	if (!rc && (uint64_t)st->st_size < t->size)
+		rc = check_room(t, (uint64_t)st->st_size, err, errlen);
 	if (!rc && (uint64_t)st->st_size < t->size)
 		rc = layout(t, a, (uint64_t)st->st_size, err, errlen);
 	if (rc)

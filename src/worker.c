@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "appio/emulator.h"
 #include "fill.h"
@@ -216,6 +217,40 @@ static bool io_ok(const struct io_req *r)
 	return r->op >= IO_FSYNC ? r->res >= 0 : r->res == (int64_t)r->len;
 }
 
+/* The file behind @fd, for a message: the target's path, else what /proc says. */
+static const char *fd_name(const struct worker *w, int fd, char *buf, size_t len)
+{
+	const struct target *t = w->pc->er->target;
+	char link[64];
+
+	if (t && t->fd == fd)
+		return t->path;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, buf, len - 1);
+	if (n <= 0)
+		return t ? t->path : "?";
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * A failed emu_io(): one message of the same form for every emulator (the
+ * operation, its offset, the file and the errno text). The first failure
+ * of a point is the one reported; an emulator's own emu_fail() after it
+ * adds nothing.
+ */
+static int64_t io_call_failed(struct worker *w, const struct io_req *r, int rc)
+{
+	char name[512];
+	const char *path = fd_name(w, r->fd, name, sizeof(name));
+
+	if (r->op != IO_READ && r->op != IO_WRITE)
+		return emu_fail(&w->pub, rc, "%s of '%s' failed: %s", io_op_name(r->op), path,
+				strerror(-rc));
+	return emu_fail(&w->pub, rc, "%s of %u bytes at offset %llu of '%s' failed: %s",
+			io_op_name(r->op), r->len, (unsigned long long)r->off, path, strerror(-rc));
+}
+
 int64_t emu_io(struct emu_worker *ew, unsigned cls, unsigned op, int fd,
 	       void *buf, uint32_t len, uint64_t off)
 {
@@ -235,7 +270,9 @@ int64_t emu_io(struct emu_worker *ew, unsigned cls, unsigned op, int fd,
 			rc = 0;
 	}
 	if (rc < 0)
-		return rc;
+		return io_call_failed(w, &r, rc);
+	if (r.res < 0)
+		return io_call_failed(w, &r, (int)r.res);
 	uint64_t t = emu_now();
 	account(w, cls, t - r.t_start, op <= IO_WRITE && r.res > 0 ? (uint64_t)r.res : 0, t);
 	return r.res;

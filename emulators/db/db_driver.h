@@ -67,6 +67,7 @@ struct db_conn_cfg {
 	const char *synchronous;        /* SQLite: synchronous */
 	unsigned busy_timeout_ms;       /* SQLite: wait this long for the write lock */
 	bool create;                    /* SQLite: create the file if missing (prepare only) */
+	char password_buf[256];         /* --password-file's password; @password points here */
 };
 
 /* The common head of every driver's connection struct. */

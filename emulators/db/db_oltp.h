@@ -36,6 +36,7 @@ struct db_opts {
 	uint64_t mysql_port;
 	const char *pgsql_host, *pgsql_user, *pgsql_password, *pgsql_db;
 	uint64_t pgsql_port;
+	const char *password_file;      /* the server password's file (first line) */
 	const char *sqlite_db;
 	int sqlite_journal, sqlite_synchronous;
 	uint64_t sqlite_busy_timeout;
@@ -89,6 +90,13 @@ const struct db_driver *db_opts_driver(const struct db_opts *o);
 
 /* Fill @cfg from @o's connection options for its driver (strings point into @o). */
 void db_opts_conn_cfg(const struct db_opts *o, struct db_conn_cfg *cfg);
+
+/*
+ * The first line of @path (without its newline) into @buf of @len bytes:
+ * 0, or -EINVAL with one line in @err naming --password-file (unreadable,
+ * empty or too long). Never puts the password in @err.
+ */
+int db_opts_read_password(const char *path, char *buf, size_t len, char *err, size_t errlen);
 
 /* What db_load_prepare() did. */
 struct db_prep_stats {

@@ -55,6 +55,10 @@ const struct opt_def db_opt_table[] = {
 	{ "pgsql-password", OPT_STR, OFF(pgsql_password), NULL,
 	  "PostgreSQL password (default: $PGPASSWORD or ~/.pgpass)",
 	  .flags = OPT_SECRET | OPT_WHERE },
+	{ "password-file", OPT_STR, OFF(password_file), NULL,
+	  "read the MySQL or PostgreSQL password from the first line of FILE (out of sight of ps; "
+	  "a --mysql-password or --pgsql-password given as well wins)",
+	  .flags = OPT_SECRET | OPT_WHERE },   /* where the password is: kept out of sight like one */
 	{ "pgsql-db", OPT_STR, OFF(pgsql_db), "sbtest", "PostgreSQL database", .flags = OPT_WHERE },
 	{ "sqlite-db", OPT_STR, OFF(sqlite_db), "appio-sqlite.db",
 	  "SQLite database file (put it on the drive under test)", .flags = OPT_WHERE },
@@ -89,6 +93,40 @@ int db_opts_check(const struct db_opts *o, char *err, size_t errlen)
 			 (unsigned long long)o->mix.range_size, (unsigned long long)o->table_size);
 		return -EINVAL;
 	}
+	if (o->password_file) {
+		char pw[sizeof(((struct db_conn_cfg *)0)->password_buf)];
+		int rc = db_opts_read_password(o->password_file, pw, sizeof(pw), err, errlen);
+		memset(pw, 0, sizeof(pw));
+		return rc;
+	}
+	return 0;
+}
+
+int db_opts_read_password(const char *path, char *buf, size_t len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	const char *why = NULL;
+
+	if (!f) {
+		snprintf(err, errlen, "--password-file: cannot read '%s': %s", path, strerror(errno));
+		return -EINVAL;
+	}
+	if (!fgets(buf, (int)len, f))
+		why = "it is empty";
+	else if (!strchr(buf, '\n') && !feof(f))
+		why = "its first line is too long";
+	fclose(f);
+	if (!why) {
+		buf[strcspn(buf, "\r\n")] = '\0';
+		if (!buf[0])
+			why = "its first line is empty";
+	}
+	if (why) {
+		memset(buf, 0, len);
+		snprintf(err, errlen, "--password-file: '%s': %s (expected the password on the first line)",
+			 path, why);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -116,6 +154,12 @@ void db_opts_conn_cfg(const struct db_opts *o, struct db_conn_cfg *cfg)
 		cfg->journal = journal_names[o->sqlite_journal];
 		cfg->synchronous = sync_names[o->sqlite_synchronous];
 		cfg->busy_timeout_ms = (unsigned)o->sqlite_busy_timeout;
-		break;
+		return;
 	}
+	/* checked by db_opts_check(): a file that went since leaves the server's own defaults */
+	char err[8];
+	if (!cfg->password && o->password_file &&
+	    !db_opts_read_password(o->password_file, cfg->password_buf, sizeof(cfg->password_buf),
+				   err, sizeof(err)))
+		cfg->password = cfg->password_buf;
 }

@@ -11,6 +11,7 @@
 #include <sys/prctl.h>
 #include <time.h>
 
+#include "appio/ckd.h"
 #include "appio/xalloc.h"
 #include "dbm.h"
 
@@ -50,7 +51,11 @@ int dbm_config(struct dbm *db, const struct dbm_opts *o, char *err, size_t errle
 	db->io_capacity_max = o->io_capacity_max;
 	/* MariaDB 10.11 innodb_log_file_size 96M; PostgreSQL 15 max_wal_size 1GB */
 	db->log_size = o->log_size ? o->log_size : innodb ? 96 * MIB : 1024 * MIB;
-	db->ckpt_timeout_ns = o->checkpoint_timeout * 1000000000ULL;
+	if (ckd_mul_u64(o->checkpoint_timeout, 1000000000ULL, &db->ckpt_timeout_ns)) {
+		snprintf(err, errlen, "--checkpoint-timeout: %llu seconds is out of range",
+			 (unsigned long long)o->checkpoint_timeout);
+		return -EINVAL;
+	}
 	if (!(o->cpu_per_stmt == -1 || (o->cpu_per_stmt >= 0 && o->cpu_per_stmt <= 1e6))) {
 		snprintf(err, errlen, "--cpu-per-stmt: %g is out of range (0 to 1000000 microseconds, "
 			 "or -1 for the default)", o->cpu_per_stmt);
@@ -157,7 +162,9 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 	layout(db, t);
 	/* MariaDB 10.5+ honours innodb_flush_neighbors (default 1) only on rotational storage */
 	db->flush_neighbors = db->model == DBM_INNODB && t->rotational == 1;
-	uint64_t need = db->data_off + db->pages * db->page_size;
+	uint64_t need;
+	if (ckd_mul_u64(db->pages, db->page_size, &need) || ckd_add_u64(need, db->data_off, &need))
+		need = UINT64_MAX;      /* more than any target holds: the message below says so */
 	if (t->size < need) {
 		snprintf(err, errlen, "--size: '%s' has %llu MiB; the tables (%s) and the log "
 			 "(--log-size) need %llu MiB", t->path, (unsigned long long)(t->size / MIB),

@@ -64,9 +64,11 @@ extern const char *const dbm_model_names[];
 	  "storage engine whose I/O is modelled: innodb (16 KiB pages) or postgres (8 KiB)", \
 	  dbm_model_names }, \
 	{ "buffer-pool", OPT_SIZE, DBM_OPT(base, buffer_pool), "128M", \
-	  "buffer pool (innodb_buffer_pool_size / shared_buffers)", .min = 1 << 20 }, \
+	  "buffer pool (innodb_buffer_pool_size / shared_buffers)", .min = 1 << 20, \
+	  .flags = OPT_MEMORY }, \
 	{ "log-size", OPT_SIZE, DBM_OPT(base, log_size), "0", \
-	  "redo log / WAL region (0: innodb_log_file_size 96M, postgres max_wal_size 1G)" }, \
+	  "redo log / WAL region (0: innodb_log_file_size 96M, postgres max_wal_size 1G)", \
+	  .max = 1ULL << 40 }, \
 	{ "flush-log-at-commit", OPT_UINT, DBM_OPT(base, flush_log_at_commit), "1", \
 	  "innodb_flush_log_at_trx_commit: 1 write+fsync per commit, 2 write only, 0 neither", \
 	  .max = 2 }, \
@@ -80,11 +82,11 @@ extern const char *const dbm_model_names[];
 	{ "client-rtt", OPT_DOUBLE, DBM_OPT(base, client_rtt), "50", \
 	  "microseconds per statement waited, not computed: the client's turn and the round trip (0: none)" }, \
 	{ "io-capacity", OPT_UINT, DBM_OPT(base, io_capacity), "200", \
-	  "innodb_io_capacity: background flushing pages/s", .min = 100 }, \
+	  "innodb_io_capacity: background flushing pages/s", .min = 100, .max = 100000000 }, \
 	{ "io-capacity-max", OPT_UINT, DBM_OPT(base, io_capacity_max), "2000", \
-	  "innodb_io_capacity_max: page-cleaner ceiling, pages/s", .min = 100 }, \
+	  "innodb_io_capacity_max: page-cleaner ceiling, pages/s", .min = 100, .max = 100000000 }, \
 	{ "checkpoint-timeout", OPT_UINT, DBM_OPT(base, checkpoint_timeout), "300", \
-	  "postgres checkpoint_timeout, seconds", .min = 1 }
+	  "postgres checkpoint_timeout, seconds", .min = 1, .max = OPT_SECONDS_MAX }
 
 #define DBM_HIST_OPS (1u << 18)        /* history list capacity, purge records */
 

@@ -26,7 +26,8 @@ struct db_mix {
 #define DB_MIX_OPTS(base) \
 	{ "rand-type", OPT_ENUM, DB_MIX(base, rand_type), "special", \
 	  "distribution of row ids, as SysBench's --rand-type", db_rand_type_names }, \
-	{ "range-size", OPT_UINT, DB_MIX(base, range_size), "100", "rows in each range SELECT", .min = 1 }, \
+	{ "range-size", OPT_UINT, DB_MIX(base, range_size), "100", "rows in each range SELECT", .min = 1, \
+	  .max = INT32_MAX }, \
 	{ "point-selects", OPT_UINT, DB_MIX(base, point_selects), "10", \
 	  "point SELECTs per transaction", .max = 100000 }, \
 	{ "simple-ranges", OPT_UINT, DB_MIX(base, simple_ranges), "1", \

@@ -82,6 +82,14 @@ struct emu_run {
 	uint64_t seed;          /* the run's seed; derive streams with rng_seed() */
 	const char *preset;     /* preset name the run was started from, or NULL */
 	/*
+	 * Nonzero once the user asked to stop (Ctrl-C, SIGTERM); never NULL.
+	 * setup() must look at it in every loop that can take more than a
+	 * fraction of a second (laying out tables, building a file set, filling
+	 * a cache) and then return -EINTR after undoing what it made, so that a
+	 * run stops within a second from its first instruction to its last.
+	 */
+	volatile sig_atomic_t *stop;
+	/*
 	 * Set by setup() for block-level emulators: the largest transfer it will
 	 * issue and the alignment of its offsets (defaults: 64 KiB, target lbs).
 	 * Set @writes false when the configured mix never writes.
@@ -289,6 +297,13 @@ extern const struct emu_ops *const emulator_table[];
 const struct emu_ops *emulator_find(const char *name);
 
 /*
+ * Is --NAME (the @len bytes at @name) an OPT_SECRET option of any
+ * registered emulator? An opt_secret_fn: what start-up scrubs from argv and
+ * what no output ever shows.
+ */
+bool emulator_option_is_secret(const char *name, size_t len);
+
+/*
  * A preset is a named, documented set of options for an emulator: the review
  * profiles ("4k-randread" = profile --bs 4k --read 100 --random 100). The
  * user's own options are applied after @args, so they override it.
@@ -318,8 +333,11 @@ uint64_t emu_now(void);
 /*
  * Synchronous I/O through the worker's engine, timed and recorded under class
  * @cls (bytes counted for read/write). Returns bytes transferred (0 for
- * fsync) or -errno. The buffer must be aligned to the target's lbs for
- * O_DIRECT; use emu_buf().
+ * fsync) or -errno. A failed call stops the point like emu_fail() with the
+ * message every emulator shares: the operation, its length and offset, the
+ * file (the target's path, or the file @fd names) and the errno text; the
+ * caller just passes the -errno up. The buffer must be aligned to the
+ * target's lbs for O_DIRECT; use emu_buf().
  */
 int64_t emu_io(struct emu_worker *w, unsigned cls, unsigned op, int fd,
 	       void *buf, uint32_t len, uint64_t off);

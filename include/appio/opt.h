@@ -74,6 +74,8 @@ enum opt_flags {
 	OPT_TARGET = 1 << 2,    /* about the target: left out of the results of runs without one */
 	OPT_WHERE  = 1 << 3,    /* where or how wide a run went, not what it did: results that
 				   differ only in it still compare ('appio compare') */
+	OPT_MEMORY = 1 << 4,    /* OPT_SIZE held in memory (a buffer pool, a cache): bounded by
+				   the machine's physical memory at parse time */
 };
 
 struct opt_def {
@@ -83,7 +85,9 @@ struct opt_def {
 	const char *def;                /* default as text, parsed like user input; NULL = none */
 	const char *help;               /* one line; required (a test walks every table) */
 	const char *const *choices;     /* OPT_ENUM: NULL-terminated names */
-	uint64_t min, max;              /* OPT_UINT/OPT_SIZE/OPT_ULIST bounds; max 0 = none */
+	uint64_t min, max;              /* OPT_UINT/OPT_SIZE/OPT_ULIST bounds; max 0 = none.
+					   Every number row gets a max that makes sense for it:
+					   the code multiplies values it trusts to be in range */
 	const char *alias;              /* another accepted name (e.g. another tool's), or NULL */
 	unsigned flags;                 /* enum opt_flags */
 };
@@ -155,12 +159,39 @@ char *opt_format(const struct opt_def *o, const void *src, char *buf, size_t len
  */
 void opt_help(FILE *f, const struct opt_def *tab);
 
+/* Passwords out of sight (src/opt_redact.c). */
+
+/* Does option --NAME (the @len bytes at @name, without "--") hold a secret? */
+typedef bool (*opt_secret_fn)(const char *name, size_t len);
+
+/* Is the row of @tab named by the @len bytes at @name (or its alias) OPT_SECRET? */
+bool opt_secret_in(const struct opt_def *tab, const char *name, size_t len);
+
+/*
+ * Write @word to @out (@len bytes) with every secret value hidden: the whole
+ * word when @after_name (it follows a bare "--password"), the part after '='
+ * of "--password=X", and inside a word of several words (a suite's
+ * "--db-args '--x 1 --password X'") each value of a secret option. @secret
+ * says which names are secret. A @mask of 0 writes "(secret)" in place of a
+ * value; any other character overwrites it byte for byte (same length: what
+ * scrubbing argv in place needs). *@next_secret: @word is a bare secret name,
+ * so the next word is its value. Returns true when anything was hidden.
+ */
+bool opt_redact(const char *word, bool after_name, opt_secret_fn secret, char mask,
+		char *out, size_t len, bool *next_secret);
+
 /* Standalone parsers, shared with job files and tests. */
 int parse_size(const char *s, uint64_t *out);                 /* "4k" -> 4096; -EINVAL/-ERANGE */
 int parse_uint(const char *s, uint64_t *out);                 /* decimal only */
 int parse_ulist(const char *s, bool sizes, struct opt_ulist *out); /* comma list */
 int parse_split(const char *s, struct opt_split *out);        /* weights must sum to 100 */
 int parse_dist(const char *s, struct opt_dist *out);
+
+/* Bytes of physical memory of this machine (what OPT_MEMORY rows are held to). */
+uint64_t opt_phys_mem(void);
+
+/* Seconds options are at most this (a year): their nanoseconds fit in 64 bits many times. */
+#define OPT_SECONDS_MAX 31536000
 
 /* "4k" style text for @bytes (exact: 1536 -> "1536", 4096 -> "4k"). */
 char *fmt_size(uint64_t bytes, char *buf, size_t len);

@@ -9,6 +9,9 @@
  *
  * JSON document (RESULT_FORMAT_VERSION 1), stable keys:
  *   appio_version, format_version, started (ISO 8601 UTC), seed, interrupted,
+ *   incomplete (true in a document saved between points, before the last is
+ *   in: such a document also says interrupted, so a run killed outright
+ *   (SIGKILL, power loss) reads as one that did not finish),
  *   host { hostname, kernel, cpus, memory_bytes },
  *   target { path, kind, size, logical_block_size, physical_block_size,
  *            device, model, rotational, scheduler, created, layout_s },
@@ -95,6 +98,7 @@ struct result {
 	char started[32];               /* ISO 8601 UTC */
 	uint64_t seed;
 	bool interrupted;
+	bool incomplete;                /* more points are to come: saved between points */
 	bool has_target;
 	struct target target;           /* facts copied at open; fd not used */
 	char workload[64];

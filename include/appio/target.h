@@ -17,6 +17,7 @@
 #define APPIO_TARGET_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
@@ -52,6 +53,8 @@ struct target_open_args {
 	bool force;             /* allow writing to a device that looks in use */
 	bool create;            /* a missing regular file may be created (needs size > 0) */
 	uint64_t seed;          /* for the random data of the layout */
+	volatile sig_atomic_t *stop;    /* nonzero (Ctrl-C): the layout gives up within a
+					   chunk and target_open() returns -EINTR; may be NULL */
 };
 
 /*
@@ -63,6 +66,9 @@ struct target_open_args {
  *   - writes to a block device that is mounted, held, or carries a file-system
  *     or partition-table signature, unless args->force (-EBUSY);
  *   - a size larger than a block device (-EINVAL).
+ * A failed layout (disk full, an I/O error) returns that -errno with the
+ * offset in @err; an interrupted one -EINTR. Either way a file this call
+ * created is removed.
  */
 int target_open(struct target *t, const struct target_open_args *args,
 		char *err, size_t errlen);

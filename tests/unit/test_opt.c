@@ -677,6 +677,33 @@ static void test_secret(void)
 	free(text);
 }
 
+static bool is_pw(const char *name, size_t len)
+{
+	return len == 8 && !strncmp(name, "password", 8);
+}
+
+/* opt_redact: bare name then value, name=value, inside a multi-word value, masks of both kinds. */
+static void test_redact(void)
+{
+	char out[128];
+	bool next = false;
+
+	CHECK(!opt_redact("--password", false, is_pw, 0, out, sizeof(out), &next) && next &&
+	      !strcmp(out, "--password"), "bare name: '%s' next %d", out, next);
+	CHECK(opt_redact("hunter2", true, is_pw, 0, out, sizeof(out), &next) && !next &&
+	      !strcmp(out, "(secret)"), "value after the name: '%s'", out);
+	CHECK(opt_redact("--password=hunter2", false, is_pw, 'x', out, sizeof(out), &next) &&
+	      !strcmp(out, "--password=xxxxxxx"), "name=value masked in place: '%s'", out);
+	CHECK(opt_redact("--a 1 --password hunter2 --b=2", false, is_pw, 0, out, sizeof(out), &next) &&
+	      !strcmp(out, "--a 1 --password (secret) --b=2") && !next, "words: '%s'", out);
+	CHECK(!opt_redact("--passwords x --pass y", false, is_pw, 0, out, sizeof(out), &next) &&
+	      !strcmp(out, "--passwords x --pass y"), "other names stay: '%s'", out);
+	CHECK(!opt_redact("hunter2", false, is_pw, 0, out, sizeof(out), &next) &&
+	      !strcmp(out, "hunter2"), "a plain word stays");
+	CHECK(opt_redact("--password=hunter2", false, is_pw, 0, out, 12, &next) && strlen(out) == 11,
+	      "truncated, terminated: '%s'", out);
+}
+
 int main(void)
 {
 	RUN(test_parse_size);
@@ -697,5 +724,6 @@ int main(void)
 	RUN(test_help);
 	RUN(test_parse_argv);
 	RUN(test_secret);
+	RUN(test_redact);
 	return check_done();
 }

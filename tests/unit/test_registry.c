@@ -34,6 +34,13 @@ static void check_table(const char *what, const struct opt_def *tab, size_t size
 		CHECK(!o->alias || opt_find(tab, o->alias) == o, "%s: alias --%s is taken", what, o->alias);
 		CHECK(o->type != OPT_ENUM || (o->choices && o->choices[0]), "%s: --%s has no choices",
 		      what, o->name);
+		/* numbers have limits: the code multiplies values it trusts to be in range */
+		bool number = o->type == OPT_UINT || o->type == OPT_SIZE || o->type == OPT_ULIST ||
+			      o->type == OPT_SIZELIST;
+		CHECK(!number || o->max || (o->flags & OPT_MEMORY), "%s: --%s has no upper bound",
+		      what, o->name);
+		CHECK(!(o->flags & OPT_MEMORY) || o->type == OPT_SIZE, "%s: --%s: OPT_MEMORY on a "
+		      "row that is not a size", what, o->name);
 	}
 	CHECK(n <= OPT_TABLE_MAX, "%s: %u rows, more than the given record holds", what, n);
 	void *dst = calloc(1, size ? size : 1);
