@@ -1,5 +1,5 @@
 /*
- * suite.h - the review method of METHODOLOGY.md as one run: purge, fill,
+ * suite.h - the review method of docs/methodology.md as one run: purge, fill,
  * per-profile preconditioning to steady state and thread x queue-depth
  * sweeps, a write-percentage sweep, the application emulators and a
  * real-database OLTP run, recorded in one JSON document rewritten (atomically)
