@@ -16,8 +16,10 @@
 #                    loop  a loop device over a 2 GiB file in a tmpfs the
 #                          script mounts for itself (or, where it may not
 #                          mount one, in /dev/shm): RAM speed through the real
-#                          block layer, so each tool's own cost decides, not
-#                          the disk. Both tools read the raw /dev/loopN. Needs
+#                          block layer, no disk in the way; what is left is
+#                          each tool's own cost and the loop driver's (a
+#                          kernel worker copies every read from the tmpfs
+#                          file). Both tools read the raw /dev/loopN. Needs
 #                          root, a free loop device and 2.5 GiB of free
 #                          memory; without them the section prints a
 #                          "skipped: ..." line and the rest runs. The device
