@@ -251,10 +251,10 @@ static int complete(struct worker *w, struct io_req *r, uint64_t t)
 	return 0;
 }
 
-/* Reap at least @min and at most @max completions and account them. */
-static int reap(struct worker *w, unsigned min, unsigned max)
+/* Reap at least @min completions and account them. */
+static int reap(struct worker *w, unsigned min)
 {
-	int n = w->eng->getevents(w->eng_priv, min, max, w->done);
+	int n = w->eng->getevents(w->eng_priv, min, w->qd, w->done);
 	if (n < 0)
 		return emu_fail(&w->pub, n, "waiting for I/O completions failed: %s", strerror(-n));
 	uint64_t t = w->now = emu_now();
@@ -303,16 +303,8 @@ static int issue_one(struct worker *w, const struct emu_ops *emu, unsigned *queu
  * qd requests at once, and on the virtual disks measured that lowered IOPS
  * by about 10% against submitting as requests are ready; SUBMIT_BATCH
  * requests per call kept the throughput and most of the CPU saving.
- *
- * Reaping is capped the same way: taking every completion there is and
- * refilling the whole queue at once sends the device bursts of up to qd
- * requests; on a loop device over tmpfs with 2 threads that widened the
- * latency spread (p99 about 1.7x fio's, against 1.05-1.26x with the cap)
- * at the same CPU per I/O. fio reaps 1 and submits 1 (its defaults), at
- * more system calls per I/O.
  */
 #define SUBMIT_BATCH 4
-#define REAP_BATCH   SUBMIT_BATCH
 
 static int submit(struct worker *w, unsigned *queued)
 {
@@ -331,9 +323,6 @@ static int loop_async(struct worker *w)
 {
 	const struct emu_ops *emu = w->pc->er->ops;
 	bool exhausted = false;
-	/* no device, no bursts to smooth: the null engine reaps all it has */
-	const unsigned reap_max = (w->eng->flags & ENGINE_NO_IO) || w->qd < REAP_BATCH ?
-				  w->qd : REAP_BATCH;
 
 	for (;;) {
 		bool stop = exhausted || stopping(w, w->now);
@@ -361,7 +350,7 @@ static int loop_async(struct worker *w)
 				return 0;
 			continue;
 		}
-		int rc = reap(w, 1, reap_max);
+		int rc = reap(w, 1);
 		if (rc < 0)
 			return rc;
 	}
@@ -413,7 +402,7 @@ void *worker_main(void *arg)
 		rc = w->pub.background ? loop_step(w, emu->bg_step) :
 		     emu->step ? loop_step(w, emu->step) : loop_async(w);
 	/* drain what is still in flight so the engine can be torn down */
-	while (w->inflight && reap(w, w->inflight, w->qd) == 0)
+	while (w->inflight && reap(w, w->inflight) == 0)
 		;
 	if (inited && emu->worker_fini)
 		emu->worker_fini(&w->pub);
