@@ -1,8 +1,8 @@
 /*
  * nosql.c - a document store of the MarkLogic / LSM family at the I/O level:
- * the application behind the reviews' NoSQL test (METHODOLOGY.md section 4:
- * four forests on four drives, latency split into journal writes, stand
- * saves, merge reads and writes, and query reads, over 24 intervals).
+ * the application behind the reviews' NoSQL test (docs/methodology.md
+ * section 4: four forests on four drives, latency split into journal writes,
+ * stand saves, merge reads and writes, and query reads, over 24 intervals).
  *
  * A database is --forests forests (default 4, as the reviews' four nodes),
  * each in its own folder; --target may list one folder per forest to spread

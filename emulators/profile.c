@@ -1,10 +1,11 @@
 /*
  * profile.c - block-level access specifications, the synthetic half of the
- * enterprise SSD reviews (METHODOLOGY.md section 1): a transfer-size mix, a
- * read percentage, a random percentage and an offset distribution, kept at
- * qd requests in flight per thread. The named review profiles (4k-randread,
- * 8k-70-30, database, email, fileserver, webserver, ...) are presets of this
- * emulator in src/registry.c, with the reviews' own size mixes.
+ * enterprise SSD reviews (docs/methodology.md section 1): a transfer-size
+ * mix, a read percentage, a random percentage and an offset distribution,
+ * kept at qd requests in flight per thread. The named review profiles
+ * (4k-randread, 8k-70-30, database, email, fileserver, webserver, ...) are
+ * presets of this emulator in src/registry.c, with the reviews' own size
+ * mixes.
  *
  * The mix is followed exactly, not just on average: each worker deals its
  * sizes and its read/write choices from shuffled decks of 100 cards made

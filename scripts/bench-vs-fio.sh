@@ -2,8 +2,8 @@
 # bench-vs-fio.sh - run appio and fio on the same workload back to back and
 # compare throughput, CPU cost per I/O and p99 latency.
 #
-#   scripts/bench-vs-fio.sh [--target FILE] [--time S] [--rounds N] [--quick]
-#                           [--cases LIST] [--out DIR] [--keep]
+#   scripts/bench-vs-fio.sh [--target FILE] [--on LIST] [--time S] [--rounds N]
+#                           [--quick] [--cases LIST] [--out DIR] [--keep]
 #                           [--retries N] [--settle S]
 #   scripts/bench-vs-fio.sh --summarize DIR [--cases LIST]
 #
@@ -11,6 +11,22 @@
 #                  out once up front by appio (2 GiB of random data) and is
 #                  removed at the end unless --keep is given or it existed
 #                  before the run.
+#   --on LIST      where the cases run, one section each (default file,loop):
+#                    file  the --target file, on whatever disk holds it
+#                    loop  a loop device over a 2 GiB file in a tmpfs the
+#                          script mounts for itself (or, where it may not
+#                          mount one, in /dev/shm): RAM speed through the real
+#                          block layer, no disk in the way; what is left is
+#                          each tool's own cost and the loop driver's (a
+#                          kernel worker copies every read from the tmpfs
+#                          file). Both tools read the raw /dev/loopN. Needs
+#                          root, a free loop device and 2.5 GiB of free
+#                          memory; without them the section prints a
+#                          "skipped: ..." line and the rest runs. The device
+#                          is detached and the tmpfs unmounted on exit,
+#                          Ctrl-C included.
+#                  The null cases touch no device: they run in the file
+#                  section only.
 #   --time S       measured seconds of each run (default 10)
 #   --rounds N     rounds; each round runs every case as appio then fio
 #                  (A B A B ...), and the table shows medians (default 3)
@@ -22,7 +38,8 @@
 #                                                  4k random read, O_DIRECT,
 #                                                  2 GiB file, 1 or 2 threads
 #   --out DIR      keep the raw results here (default: a new folder under
-#                  ${TMPDIR:-/tmp}); runs.jsonl holds one line per run
+#                  ${TMPDIR:-/tmp}); runs.jsonl holds one line per run, the
+#                  loop section's are in DIR/loop/
 #   --keep         keep the target file
 #   --retries N    run a libaio/io_uring pair again when other processes used
 #                  the device during it (over 2% of the run's own I/O), up to
@@ -31,12 +48,13 @@
 #   --settle S     before each libaio/io_uring pair, wait up to S seconds
 #                  for a second with under 100 I/Os on the device (default 30)
 #   --summarize DIR  run nothing: print the tables again from DIR/runs.jsonl
+#                  (and DIR/loop/runs.jsonl)
 #   APPIO=PATH     the appio binary (default ./appio)
 #
 # Both tools get the same workload: 4 KiB random reads, O_DIRECT, uniform over
-# the first 2 GiB of the same file, the same engine, queue depth, thread count
+# the first 2 GiB of the same file or device, the same engine, queue depth, thread count
 # and duration. appio: `appio run 4k-randread --size 2G --threads T --qd Q
-# --engine E --time S`. fio: `--rw=randread --bs=4k --direct=1 --size=2G
+# --engine E --time S`. fio: `--filename=TARGET --rw=randread --bs=4k --direct=1 --size=2G
 # --iodepth=Q --numjobs=T --thread --ioengine=E --norandommap --randrepeat=0
 # --group_reporting --time_based --runtime=S` and otherwise the defaults,
 # engine options included. --thread makes fio's jobs threads of one process,
@@ -93,6 +111,7 @@ usage() {
 ALL_CASES="null-qd1,null-qd32,libaio-qd32-t1,libaio-qd32-t2,io_uring-qd32-t1,io_uring-qd32-t2"
 APPIO=${APPIO:-./appio}
 target=bench.dat
+on=file,loop
 time_s=10
 rounds=3
 cases=$ALL_CASES
@@ -108,6 +127,7 @@ SIZE_BYTES=$((2 * 1024 * 1024 * 1024))
 while [ $# -gt 0 ]; do
 	case $1 in
 	--target) [ $# -ge 2 ] || die "--target needs a FILE"; target=$2; shift 2 ;;
+	--on) [ $# -ge 2 ] || die "--on needs a LIST (file, loop or file,loop)"; on=$2; shift 2 ;;
 	--time) [ $# -ge 2 ] || die "--time needs seconds"; time_s=$2; shift 2 ;;
 	--rounds) [ $# -ge 2 ] || die "--rounds needs a number"; rounds=$2; shift 2 ;;
 	--quick) time_s=3; rounds=1; shift ;;
@@ -127,15 +147,27 @@ done
 [[ $retries =~ ^[0-9]+$ ]] || die "--retries: '$retries' is not a number >= 0"
 [[ $settle =~ ^[0-9]+$ ]] || die "--settle: '$settle' is not a number of seconds"
 [ "$cases" = all ] && cases=$ALL_CASES
+on_file=0 on_loop=0
+IFS=, read -r -a on_list <<<"$on"
+[ ${#on_list[@]} -gt 0 ] || die "--on: empty list (file, loop or file,loop)"
+for o in "${on_list[@]}"; do
+	case $o in
+	file) on_file=1 ;;
+	loop) on_loop=1 ;;
+	*) die "--on: unknown section '$o' (accepted: file, loop or file,loop)" ;;
+	esac
+done
 
 # --- summary ----------------------------------------------------------------
-# summarize: the tables from $runs, also written to $out/summary.md
+# summarize: the tables from $runs, also written to $out/summary.md; the
+# heading says where the runs went ($where)
 summarize() {
 	local order_json bg_json
 	order_json=$(printf '%s\n' "${case_list[@]}" | jq -R . | jq -s .)
 
 	bg_json=$(awk '{ print $2 }' "$out/background.txt" | jq -s -c .)
-	jq -s -r --argjson order "$order_json" --argjson bg "$bg_json" --argjson rounds "$rounds" --argjson time "$time_s" '
+	jq -s -r --argjson order "$order_json" --argjson bg "$bg_json" --argjson rounds "$rounds" \
+		--argjson time "$time_s" --arg where "$where" '
 def median: sort | if length == 0 then null
 	elif length % 2 == 1 then .[(length - 1) / 2]
 	else (.[length / 2 - 1] + .[length / 2]) / 2 end;
@@ -192,7 +224,7 @@ group_by(.case) | map({key: .[0].case, value: .}) | from_entries as $by
                       + (if .p99_ratio > 1.10 then ["p99 ratio \(.p99_ratio | r3) > 1.10"] else [] end)
                     end) } ] as $rows
 | "",
-  "## appio vs fio (4 KiB random reads, O_DIRECT, \($time) s runs, median of \($rounds) round(s))",
+  "## appio vs fio on \($where) (4 KiB random reads, O_DIRECT, \($time) s runs, median of \($rounds) round(s))",
   "",
   "| case | appio IOPS | fio IOPS | IOPS ratio | appio CPU s/M I/O | fio CPU s/M I/O | CPU ratio | appio p99 | fio p99 | p99 ratio |",
   "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
@@ -238,19 +270,31 @@ group_by(.case) | map({key: .[0].case, value: .}) | from_entries as $by
 ' "$runs" | tee "$out/summary.md"
 }
 
-# --summarize DIR: only print the tables again from DIR/runs.jsonl
-if [ "$summarize_only" = 1 ]; then
-	command -v jq >/dev/null 2>&1 || die "missing: jq (reads the results; install the jq package)"
+# resummarize DIR: the tables again from DIR/runs.jsonl
+resummarize() {
+	local cases_here=$cases
+	out=$1
 	runs=$out/runs.jsonl
-	[ -s "$runs" ] || die "--summarize: no results in '$runs'"
 	if [ "$cases_given" = 0 ]; then
-		cases=$(jq -r -s '[.[].case] | reduce .[] as $c ([]; if index([$c]) then . else . + [$c] end) | join(",")' "$runs")
+		cases_here=$(jq -r -s '[.[].case] | reduce .[] as $c ([]; if index([$c]) then . else . + [$c] end) | join(",")' "$runs")
 	fi
-	IFS=, read -r -a case_list <<<"$cases"
+	IFS=, read -r -a case_list <<<"$cases_here"
 	rounds=$(jq -s 'map(.round) | max' "$runs")
 	time_s=$(jq -s 'map(.window_s) | sort | .[length / 2 | floor] | round' "$runs")
+	where=$(cat "$out/where.txt" 2>/dev/null) || where="a 2 GiB file"
 	[ -f "$out/background.txt" ] || : >"$out/background.txt"
 	summarize
+}
+
+# --summarize DIR: only print the tables again from DIR/runs.jsonl and
+# DIR/loop/runs.jsonl
+if [ "$summarize_only" = 1 ]; then
+	command -v jq >/dev/null 2>&1 || die "missing: jq (reads the results; install the jq package)"
+	top=$out
+	[ -s "$top/runs.jsonl" ] || [ -s "$top/loop/runs.jsonl" ] ||
+		die "--summarize: no results in '$top/runs.jsonl' or '$top/loop/runs.jsonl'"
+	[ -s "$top/runs.jsonl" ] && resummarize "$top"
+	[ -s "$top/loop/runs.jsonl" ] && resummarize "$top/loop"
 	exit 0
 fi
 
@@ -281,19 +325,24 @@ case_spec() {
 	esac
 }
 
-IFS=, read -r -a case_list <<<"$cases"
-[ ${#case_list[@]} -gt 0 ] || die "--cases: empty list"
+IFS=, read -r -a all_list <<<"$cases"
+[ ${#all_list[@]} -gt 0 ] || die "--cases: empty list"
 engines_listed=$("$APPIO" list 2>/dev/null | sed -n '/^engines/,$p' | awk 'NF { print $1 }')
-for c in "${case_list[@]}"; do
+file_list=() loop_list=()
+for c in "${all_list[@]}"; do
 	spec=$(case_spec "$c") || die "--cases: unknown case '$c' (known: $ALL_CASES)"
 	eng=${spec%% *}
 	grep -qx -- "$eng" <<<"$engines_listed" ||
 		die "case '$c': this appio binary has no '$eng' engine (see '$APPIO list')"
 	[ "$eng" = null ] || fio --enghelp="$eng" >/dev/null 2>&1 ||
 		die "case '$c': this fio has no '$eng' engine (see 'fio --enghelp')"
+	[ "$on_file" = 1 ] && file_list+=("$c")
+	[ "$on_loop" = 1 ] && [ "$eng" != null ] && loop_list+=("$c")
 done
+[ ${#file_list[@]} -gt 0 ] || [ ${#loop_list[@]} -gt 0 ] ||
+	die "--on loop: the null cases touch no device; give --cases with a libaio or io_uring case"
 
-if [ -e "$target" ] && [ ! -f "$target" ]; then
+if [ "$on_file" = 1 ] && [ -e "$target" ] && [ ! -f "$target" ]; then
 	die "--target '$target' exists and is not a regular file"
 fi
 
@@ -302,38 +351,109 @@ if [ -z "$out" ]; then
 else
 	mkdir -p "$out"
 fi
-runs=$out/runs.jsonl
-: >"$runs"
+top=$out
 
-# --- the target, laid out once ----------------------------------------------
+# --- clean-up: the target file, the loop device and its tmpfs ---------------
 created=0
-[ -e "$target" ] || created=1
+[ "$on_file" = 1 ] && [ ! -e "$target" ] && created=1
+loop_dir='' loop_mnt='' loop_file='' loop_dev=''
 cleanup() {
+	local d i
+	if [ -n "$loop_file" ]; then
+		# every device over our file, also one attached just as Ctrl-C came
+		# (before $loop_dev was set)
+		for d in $loop_dev $(losetup -n -O NAME -j "$loop_file" 2>/dev/null); do
+			losetup -d "$d" 2>/dev/null && log "detached $d"
+		done
+		if [ -n "$loop_mnt" ]; then
+			# udev may still hold the device for a moment after detaching
+			for i in 1 2 3 4 5 6 7 8 9 10; do
+				umount "$loop_mnt" 2>/dev/null && break
+				sleep 0.2
+			done
+			if mountpoint -q "$loop_mnt"; then
+				umount -l "$loop_mnt" && log "unmounted $loop_mnt lazily (still busy)"
+			else
+				log "unmounted the tmpfs at $loop_mnt"
+			fi
+		else
+			rm -f -- "$loop_file"
+		fi
+	fi
+	[ -n "$loop_dir" ] && rmdir -- "$loop_dir" 2>/dev/null
 	if [ "$created" = 1 ] && [ "$keep" = 0 ] && [ -f "$target" ]; then
 		rm -f -- "$target"
 		log "removed $target"
 	fi
+	return 0
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-cur=0
-[ -f "$target" ] && cur=$(stat -c %s -- "$target")
-if [ "$cur" -lt "$SIZE_BYTES" ]; then
-	log "laying out $SIZE of $target with appio"
-	"$APPIO" run 4k-randread --target "$target" --size "$SIZE" --engine null \
-		--time 1 >"$out/layout.log" 2>&1 ||
-		die "laying out $target failed (see $out/layout.log)"
-fi
-sync
+# lay_out FILE: 2 GiB of random data in FILE, written by appio
+lay_out() {
+	local f=$1 cur=0
+	[ -f "$f" ] && cur=$(stat -c %s -- "$f")
+	if [ "$cur" -lt "$SIZE_BYTES" ]; then
+		log "laying out $SIZE of $f with appio"
+		"$APPIO" run 4k-randread --target "$f" --size "$SIZE" --engine null \
+			--time 1 >"$out/layout.log" 2>&1 ||
+			die "laying out $f failed (see $out/layout.log)"
+	fi
+	sync
+}
 
-# The block device under the target, for the device's own view of each run
-# (reads in flight, time per read) from /proc/diskstats; none on file
-# systems without one.
+# loop_setup: a loop device over 2 GiB of random data in a tmpfs; sets
+# $loop_dev, or $loop_skip (the reason) and fails
+loop_setup() {
+	local avail_kb need_kb=$((SIZE_BYTES / 1024 + 512 * 1024)) shm_kb
+	loop_skip=
+	if [ "$(id -u)" -ne 0 ]; then
+		loop_skip="loop devices are not available here (attaching one needs root)"
+		return 1
+	fi
+	if ! command -v losetup >/dev/null 2>&1; then
+		loop_skip="loop devices are not available here (no losetup; install util-linux)"
+		return 1
+	fi
+	avail_kb=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+	if [ "${avail_kb:-0}" -lt "$need_kb" ]; then
+		loop_skip="a $SIZE tmpfs does not fit here ($((${avail_kb:-0} / 1024)) MiB of memory available, $((need_kb / 1024)) MiB needed)"
+		return 1
+	fi
+	loop_dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-vs-fio-tmpfs.XXXXXX")
+	if mount -t tmpfs -o "size=$((SIZE_BYTES / 1048576 + 64))m,mode=0700" bench-vs-fio "$loop_dir" 2>/dev/null; then
+		loop_mnt=$loop_dir
+		loop_file=$loop_dir/disk
+	else
+		# no mount allowed: /dev/shm is a tmpfs too
+		shm_kb=$(df -P -k /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')
+		if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" != tmpfs ] || [ "${shm_kb:-0}" -lt $((SIZE_BYTES / 1024)) ]; then
+			loop_skip="loop devices are not available here (cannot mount a tmpfs, and /dev/shm has no room for $SIZE)"
+			return 1
+		fi
+		loop_file=$(mktemp /dev/shm/bench-vs-fio.XXXXXX)
+	fi
+	lay_out "$loop_file"
+	if ! loop_dev=$(losetup -f --show -- "$loop_file" 2>"$out/losetup.log"); then
+		loop_skip="loop devices are not available here ($(head -n 1 "$out/losetup.log"))"
+		loop_dev=
+		return 1
+	fi
+	log "attached $loop_dev over $SIZE in $loop_file"
+}
+
+# set_dev PATH: the block device PATH is, or the one under the file system
+# holding it, for the device's own view of each run (reads in flight, time
+# per read) from /proc/diskstats; none on file systems without one.
 dev_maj='' dev_min='' dev_name=''
-read -r dev_maj dev_min < <(stat -c '%Hd %Ld' -- "$target")
-dev_name=$(awk -v a="$dev_maj" -v b="$dev_min" '$1 == a && $2 == b { print $3 }' /proc/diskstats)
-[ -n "$dev_name" ] || log "no /proc/diskstats entry for $target's device ($dev_maj:$dev_min): no device figures"
+set_dev() {
+	local fmt='%Hd %Ld'
+	[ -b "$1" ] && fmt='%Hr %Lr'
+	read -r dev_maj dev_min < <(stat -L -c "$fmt" -- "$1")
+	dev_name=$(awk -v a="$dev_maj" -v b="$dev_min" '$1 == a && $2 == b { print $3 }' /proc/diskstats)
+	[ -n "$dev_name" ] || log "no /proc/diskstats entry for $1's device ($dev_maj:$dev_min): no device figures"
+}
 
 # disk_snap: "reads read_ms writes" of that device so far (0 0 0 without one)
 disk_snap() {
@@ -398,7 +518,7 @@ run_appio() {
 	local base=$out/appio-$c-r$r d0 d1
 	d0=$(disk_snap)
 	run_timed "$base.time" "$base.log" \
-		"$APPIO" run 4k-randread --target "$target" --size "$SIZE" --threads "$thr" \
+		"$APPIO" run 4k-randread --target "$run_target" --size "$SIZE" --threads "$thr" \
 		--qd "$qd" --engine "$eng" --direct 1 --time "$time_s" --json "$base.json" ||
 		die "appio failed in case $c round $r (see $base.log)"
 	d1=$(disk_snap)
@@ -415,7 +535,7 @@ run_fio() {
 	fi
 	d0=$(disk_snap)
 	run_timed "$base.time" "$base.log" \
-		fio --name=bench --filename="$target" --size="$SIZE" --rw=randread --bs=4k \
+		fio --name=bench --filename="$run_target" --size="$SIZE" --rw=randread --bs=4k \
 		--direct=1 --ioengine="$eng" --iodepth="$qd" --numjobs="$thr" --thread \
 		--norandommap --randrepeat=0 --group_reporting --time_based \
 		--runtime="$time_s" "${extra[@]}" --output-format=json --output="$base.json" ||
@@ -438,7 +558,6 @@ busy_pct() {
 	[ "$tot" -gt 0 ] || { echo 0; return; }
 	echo $(((tot - idle) * 100 / tot))
 }
-: >"$out/background.txt"
 
 # wait_quiet: wait up to $settle seconds for a second in which the device
 # does under 100 I/Os (other processes' work would skew the device cases)
@@ -480,20 +599,52 @@ run_pair() {
 	done
 }
 
-nruns=$((rounds * ${#case_list[@]} * 2))
-log "${#case_list[@]} case(s) x $rounds round(s) x 2 tools x ${time_s} s: about $((nruns * (time_s + 1))) s; raw results in $out"
-for ((r = 1; r <= rounds; r++)); do
-	bg=$(busy_pct)
-	echo "$r $bg" >>"$out/background.txt"
-	if [ "$bg" -ge 10 ]; then
-		log "warning: before round $r the machine was already ${bg}% busy with other processes; figures will be noisy"
-	fi
-	for c in "${case_list[@]}"; do
-		read -r eng qd thr <<<"$(case_spec "$c")"
-		log "round $r/$rounds, $c (engine $eng, qd $qd, $thr thread(s))"
-		run_pair "$c" "$r" "$eng" "$qd" "$thr"
+# run_section: every case in case_list, $rounds rounds, on $run_target;
+# results in $out, then the tables
+run_section() {
+	local nruns=$((rounds * ${#case_list[@]} * 2)) r c bg eng qd thr
+	runs=$out/runs.jsonl
+	: >"$runs"
+	: >"$out/background.txt"
+	echo "$where" >"$out/where.txt"
+	set_dev "$run_target"
+	log "$where: ${#case_list[@]} case(s) x $rounds round(s) x 2 tools x ${time_s} s: about $((nruns * (time_s + 1))) s; raw results in $out"
+	for ((r = 1; r <= rounds; r++)); do
+		bg=$(busy_pct)
+		echo "$r $bg" >>"$out/background.txt"
+		if [ "$bg" -ge 10 ]; then
+			log "warning: before round $r the machine was already ${bg}% busy with other processes; figures will be noisy"
+		fi
+		for c in "${case_list[@]}"; do
+			read -r eng qd thr <<<"$(case_spec "$c")"
+			log "round $r/$rounds, $c (engine $eng, qd $qd, $thr thread(s))"
+			run_pair "$c" "$r" "$eng" "$qd" "$thr"
+		done
 	done
-done
+	summarize
+}
 
-summarize
-log "raw results and summary.md in $out"
+# --- the file section -------------------------------------------------------
+if [ ${#file_list[@]} -gt 0 ]; then
+	out=$top
+	lay_out "$target"
+	run_target=$target
+	where="a 2 GiB file"
+	case_list=("${file_list[@]}")
+	run_section
+fi
+
+# --- the loop section: RAM speed through the block layer --------------------
+if [ ${#loop_list[@]} -gt 0 ]; then
+	out=$top/loop
+	mkdir -p "$out"
+	where="a loop device over 2 GiB in tmpfs"
+	if loop_setup; then
+		run_target=$loop_dev
+		case_list=("${loop_list[@]}")
+		run_section
+	else
+		printf '\n## appio vs fio on %s\n\nskipped: %s\n' "$where" "$loop_skip" | tee "$out/summary.md"
+	fi
+fi
+log "raw results and summary.md in $top"

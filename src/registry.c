@@ -41,7 +41,7 @@ const struct emu_ops *const emulator_table[] = {
 
 /*
  * The block-level access specifications of the reference reviews
- * (METHODOLOGY.md section 1). Transfer-size mixes are the reviews' own.
+ * (docs/methodology.md section 1). Transfer-size mixes are the reviews' own.
  */
 const struct emu_preset emu_preset_table[] = {
 	{ "4k-randread", "profile", "--bs 4k --read 100 --random 100",

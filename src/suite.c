@@ -3,7 +3,7 @@
  * arguments), and preconditioning to steady state. Running the phases and
  * the document are in suite_run.c.
  *
- * Where the defaults come from: the review suite follows METHODOLOGY.md
+ * Where the defaults come from: the review suite follows docs/methodology.md
  * (preconditioning at 16 threads x 16 I/Os in rounds of 60 s, at most 25;
  * sweep 2..16 threads x 2..16 I/Os, 5 minutes a point; write-% sweep in
  * steps of 10; applications over 2..32 threads; a real database). The quick
@@ -371,8 +371,8 @@ static void add_common(const struct suite *s, struct suite_phase *ph, const char
 
 /*
  * Workload-dependent preconditioning uses the profile itself, except where
- * the reviews precondition otherwise (METHODOLOGY.md: the web server, a
- * read-only mix, is preconditioned at 100 % writes).
+ * the reviews precondition otherwise (docs/methodology.md section 1: the
+ * web server, a read-only mix, is preconditioned at 100 % writes).
  */
 static const struct { const char *profile, *args; } precondition_override[] = {
 	{ "webserver", "--read 0" },

@@ -1,5 +1,5 @@
 /*
- * suite.h - the review method of METHODOLOGY.md as one run: purge, fill,
+ * suite.h - the review method of docs/methodology.md as one run: purge, fill,
  * per-profile preconditioning to steady state and thread x queue-depth
  * sweeps, a write-percentage sweep, the application emulators and the runs
  * of outside services (EMU_NO_TARGET emulators: the real database), recorded
