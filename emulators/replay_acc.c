@@ -2,8 +2,9 @@
  * replay_acc.c - how faithfully a replay kept the trace's schedule, from the
  * workers' per-second counts (replay.h) and the point's lag class:
  *
- *  - duration: first to last submission against first to last due time (the
- *    trace's span at --speed), as an error in percent;
+ *  - duration: first due time to last submission against first to last due
+ *    time (the trace's span at --speed), as an error in percent: how late
+ *    the replay ended;
  *  - per-second IOPS: I/Os submitted in each second of the schedule against
  *    I/Os due in it, as the mean absolute error over the seconds, also in
  *    percent of the trace's mean;
@@ -118,7 +119,8 @@ void replay_point_end(struct emu_run *run, const struct point_result *p)
 		late += m->late[k];
 	}
 	double trace_s = ios && m->last_due > m->first_due ? (double)(m->last_due - m->first_due) / 1e9 : 0;
-	double replay_s = ios && m->last_sub > m->first_sub ? (double)(m->last_sub - m->first_sub) / 1e9 : 0;
+	/* from the first due time: a late first I/O does not shorten the replay */
+	double replay_s = ios && m->last_sub > m->first_due ? (double)(m->last_sub - m->first_due) / 1e9 : 0;
 	double mean = nsec ? (double)due_all / (double)nsec : 0;
 	double mae = nsec ? sum_err / (double)nsec : 0;
 	const struct cls_result *lag = point_class(p, "lag");

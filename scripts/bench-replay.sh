@@ -26,10 +26,12 @@
 #                              times are the real submissions with their jitter
 #
 # Figures:
-#   duration err   (first to last submission) / (first to last I/O in the trace)
-#                  - 1, in %. appio: its own submission times (ns); fio: its
-#                  completion-latency log (--write_lat_log, 1 ms resolution;
-#                  with the null engine completion is submission).
+#   duration err   (last submission - first due time) / (first to last I/O in
+#                  the trace) - 1, in %. appio: its own submission times (ns)
+#                  against its schedule; fio: its completion-latency log
+#                  (--write_lat_log, 1 ms resolution; with the null engine
+#                  completion is submission) from fio's start, where its
+#                  schedule begins.
 #   IOPS err       mean over the trace's seconds of |I/Os the replay did in that
 #                  second - I/Os the trace has in it|, in % of the trace's mean
 #                  per second. appio: its replay.iops_mae_pct (seconds of its
@@ -106,10 +108,10 @@ run_fio() {     # TRACE ROUND
 	trace_seconds "$1.trace" >"$1.secs"
 	awk -F', *' -v tspan="$(awk '$1 ~ /^[0-9]+$/ && NF == 9 { if (f == "") f = $1; l = $1 } END { print (l - f) / 1e6 }' "$1.trace")" '
 		NR == FNR { split($0, a, " "); want[a[1]] = a[2]; nsec = a[1] + 1; next }
-		{ t = $1; if (first == "" || t < first) first = t; if (t > last) last = t; got[int(t / 1000)]++ }
+		{ t = $1; if (t > last) last = t; got[int(t / 1000)]++ }
 		END {
 			for (s = 0; s < nsec; s++) { e = got[s] - want[s]; err += e < 0 ? -e : e; tot += want[s] }
-			printf "%.4f\t%.3f\t-\t-\t-\t-\n", (last - first - tspan) / tspan * 100, err / nsec / (tot / nsec) * 100
+			printf "%.4f\t%.3f\t-\t-\t-\t-\n", (last - tspan) / tspan * 100, err / nsec / (tot / nsec) * 100
 		}' "$1.secs" "$log"
 }
 
