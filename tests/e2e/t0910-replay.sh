@@ -37,6 +37,13 @@ jq_check "  response time >= service time (mean, p50, p99, max), class by class"
 	   ($c[if $k == "total" then "response" else $k + ".response" end]) as $r |
 	   $r.ops == $s.ops and $r.lat_ns.mean >= $s.lat_ns.mean and $r.lat_ns.p50 >= $s.lat_ns.p50 and
 	   $r.lat_ns.p99 >= $s.lat_ns.p99 and $r.lat_ns.max >= $s.lat_ns.max)'
+jq_check "  per-second series: total, response and lag each sum to the I/Os (within the rounding of a short last second), not thrice" a.json \
+	'[.points[0].series[] | .dur_s as $d | .classes | (.total.ops_per_s * $d), (.response.ops_per_s * $d),
+	  (.lag.ops_per_s * $d), (.read.ops_per_s * $d)] as $v |
+	 ([range(0; $v | length; 4) as $i | $v[$i]] | add - 2200 | fabs) < 3 and
+	 ([range(1; $v | length; 4) as $i | $v[$i]] | add - 2200 | fabs) < 3 and
+	 ([range(2; $v | length; 4) as $i | $v[$i]] | add - 2200 | fabs) < 3 and
+	 ([range(3; $v | length; 4) as $i | $v[$i]] | add - 1000 | fabs) < 3'
 jq_check "  the run lasts the trace, not --time: 1.0 to 2 s" a.json '.points[0].time_s >= 0.999 and .points[0].time_s < 2'
 jq_check "  accuracy in the result: trace 0.9995 s, replay within 2 %, a verdict" a.json \
 	'.info | (."replay.trace_duration_s" | tonumber) == 0.9995 and
