@@ -77,14 +77,14 @@ syn() {
 prepare() {
 	for r in 1k:1000 10k:10000 50k:50000; do
 		syn "${r#*:}" >"syn-${r%%:*}.trace"
-		"$APPIO" trace convert "syn-${r%%:*}.trace" -o "syn-${r%%:*}.iolog" >/dev/null
+		"$APPIO" trace convert "syn-${r%%:*}.trace" -o "syn-${r%%:*}.iolog" >/dev/null 2>&1
 	done
 	"$APPIO" run profile --target "$TARGET" --size 1G --read 0 --bs 1M --time 1 >/dev/null 2>&1
 	fio --name=cap --filename="$TARGET" --size=1G --rw=randrw --rwmixread=70 --bs=4k \
 		--ioengine=libaio --iodepth=4 --direct=1 --rate_iops=1400,600 --time_based \
 		--runtime="$SECS" --write_iolog=captured.iolog --output=/dev/null >/dev/null 2>&1 ||
 		{ echo "bench-replay.sh: fio could not capture a trace" >&2; exit 1; }
-	"$APPIO" trace convert captured.iolog -o captured.trace >/dev/null
+	"$APPIO" trace convert captured.iolog -o captured.trace >/dev/null 2>&1
 }
 
 # per_second FILE SCALE: I/O counts per second of times in column 1 (units per second SCALE)
