@@ -7,7 +7,10 @@
  * the replay keeps the trace's arrival process, bursts included, and a slow
  * target shows as response time and issue lag rather than as a stretched
  * schedule (no coordinated omission). --timing afap drops the schedule and
- * replays at --qd in flight as fast as the target goes.
+ * replays at --qd in flight as fast as the target goes; --timing load too,
+ * but submits each I/O only once fewer than the trace's in-flight count at
+ * that I/O (itself included) are in flight, so the target sees the trace's
+ * queue depths, moment by moment, at its own pace.
  *
  * Flushes replay as flushes (fdatasync when the trace says datasync, else
  * fsync: the engine's flush), discards as discards (BLKDISCARD on a device,
@@ -53,7 +56,7 @@ struct replay_worker {
 	uint64_t last_cap;              /* cap_waits at the last completion */
 };
 
-static const char *const timing_names[] = { "trace", "afap", NULL };
+static const char *const timing_names[] = { "trace", "afap", "load", NULL };
 static const char *const map_names[] = { "error", "wrap", "scale", NULL };
 
 #define O(field) offsetof(struct replay_opts, field)
@@ -61,7 +64,8 @@ static const struct opt_def replay_opt_table[] = {
 	{ "trace", OPT_STR, O(trace), NULL, "the trace to replay (a file; 'appio trace formats')" },
 	{ "from", OPT_STR, O(from), NULL, "the trace's format (default: guessed from its start)" },
 	{ "timing", OPT_ENUM, O(timing), "trace",
-	  "trace: each I/O at its time in the trace; afap: as fast as possible at --qd", timing_names },
+	  "trace: each I/O at its time in the trace; afap: as fast as possible at --qd; load: as "
+	  "fast as possible at the trace's own in-flight count of each I/O", timing_names },
 	{ "speed", OPT_DOUBLE, O(speed), "1", "time scale: 2 replays twice as fast (> 0)" },
 	{ "loops", OPT_UINT, O(loops), "1", "replay the trace this many times, back to back",
 	  .min = 1, .max = 1000000 },
@@ -140,6 +144,7 @@ static void scan_rec(struct replay_run *rr, struct scan *sc, const struct trace_
 	}
 	if (rec->inflight > (*dev_max)[rec->dev])
 		(*dev_max)[rec->dev] = rec->inflight;
+	rr->has_inflight |= rec->inflight > 0;
 	sc->last_ns = rec->issue_ns > sc->last_ns ? rec->issue_ns : sc->last_ns;
 	if (!(rr->ops_mask & (1u << rec->op)))
 		return;
@@ -247,6 +252,9 @@ static int setup(struct emu_run *run, char *err, size_t errlen)
 			   mask != 15 ? " with these --ops" : "");
 	if ((rc = check_fit(o, rr, &sc, t, err, errlen)) != 0)
 		return rc;
+	if (o->timing == REPLAY_LOAD && !rr->has_inflight)
+		return bad(err, errlen, "--timing load: '%s' tells neither in-flight counts nor "
+			   "completion times to count them from", o->trace);
 	run->max_io = (uint32_t)((sc.max_len + rr->align - 1) / rr->align * rr->align);
 	if (!run->max_io)
 		run->max_io = (uint32_t)rr->align;
@@ -454,6 +462,8 @@ static int replay_next_io(struct emu_worker *w, struct io_req *r)
 		rw->origin = w->t0 + REPLAY_LEAD_NS;
 	if (o->timing == REPLAY_TRACE)
 		r->t_intended = rw->origin + due;
+	else if (o->timing == REPLAY_LOAD)
+		w->inflight_limit = rec->inflight > 0 ? (unsigned)rec->inflight : 1;
 	return 0;
 }
 

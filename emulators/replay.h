@@ -17,7 +17,7 @@
 #define REPLAY_LATE_NS     1000000ULL   /* "late": issued more than 1 ms after its time */
 #define REPLAY_LEAD_NS     5000000ULL   /* schedule starts 5 ms after the point, workers awake */
 
-enum replay_timing { REPLAY_TRACE, REPLAY_AFAP };
+enum replay_timing { REPLAY_TRACE, REPLAY_AFAP, REPLAY_LOAD };
 enum replay_map { REPLAY_MAP_ERROR, REPLAY_MAP_WRAP, REPLAY_MAP_SCALE };
 enum replay_cls { RC_READ, RC_WRITE, RC_FLUSH, RC_DISCARD, RC_NR };
 enum replay_counter { RCN_SKIPPED, RCN_LATE, RCN_CAP_WAITS, RCN_NR };
@@ -62,6 +62,7 @@ struct replay_run {
 	uint64_t ios_per_loop;                  /* I/Os one loop submits */
 	unsigned qd;                            /* the in-flight cap used by default */
 	unsigned npoints;                       /* points ended so far */
+	bool has_inflight;                      /* the trace tells in-flight counts */
 	struct replay_stats *ws[REPLAY_MAX_WORKERS];
 };
 

@@ -74,11 +74,12 @@ static void info(struct emu_run *run, const char *prefix, const char *key, const
 }
 
 /* The verdict of @m into @buf. */
-static void verdict(const struct replay_stats *m, uint64_t nsec, bool afap, unsigned qd,
+static void verdict(const struct replay_stats *m, uint64_t nsec, int timing, unsigned qd,
 		    char *buf, size_t len)
 {
-	if (afap) {
-		snprintf(buf, len, "as fast as possible (no schedule to keep)");
+	if (timing != REPLAY_TRACE) {
+		snprintf(buf, len, "as fast as possible (no schedule to keep)%s",
+			 timing == REPLAY_LOAD ? " at the trace's in-flight counts" : "");
 		return;
 	}
 	for (uint64_t s = 0; s < nsec; s++) {
@@ -125,7 +126,7 @@ void replay_point_end(struct emu_run *run, const struct point_result *p)
 	double mae = nsec ? sum_err / (double)nsec : 0;
 	const struct cls_result *lag = point_class(p, "lag");
 
-	verdict(m, nsec, o->timing == REPLAY_AFAP, p->pt.qd, buf, sizeof(buf));
+	verdict(m, nsec, o->timing, p->pt.qd, buf, sizeof(buf));
 	char key[64];
 	snprintf(key, sizeof(key), "%sverdict", prefix);
 	emu_info(run, key, buf);

@@ -438,7 +438,10 @@ static int loop_sched(struct worker *w)
 		}
 		struct io_req *r = w->free[--w->nfree];
 		r->t_intended = 0;
+		w->pub.inflight_limit = 0;
 		rc = emu->next_io(&w->pub, r);
+		while (!rc && w->pub.inflight_limit && w->inflight >= w->pub.inflight_limit)
+			rc = reap(w, 1);
 		if (!rc && r->t_intended)
 			rc = wait_until(w, r->t_intended, spin);
 		if (rc) {

@@ -145,6 +145,12 @@ struct emu_worker {
 	uint64_t *counters;             /* one per name in ops->counters */
 	uint64_t t0;                    /* the point's start (emu_now() clock): workers begin */
 	uint64_t cap_waits;             /* EMU_SCHEDULED: waits for a free slot at the cap */
+	/*
+	 * EMU_SCHEDULED: set by next_io() for the request it describes: submit it
+	 * only once fewer than this many requests are in flight (a closed loop at
+	 * a depth that changes request by request); 0 or above qd: the cap alone.
+	 */
+	unsigned inflight_limit;
 	struct worker *core;            /* opaque to emulators */
 };
 

@@ -67,6 +67,19 @@ jq_check "  same counts, far faster than the trace, no lag samples" f.json \
 	'.points[0] | .qd == 4 and .classes.total.ops == 2200 and .time_s < 0.5 and .classes.lag.ops == 0'
 grep -q '^replay: as fast as possible' "$T/stdout" && ok "  says it kept no schedule" || not_ok "  says it kept no schedule"
 
+expect_exit 2 "--timing load on a trace without in-flight counts or completions exits 2" -- \
+	run --trace a.trace --timing load
+grep -q -- "--timing load: 'a.trace' tells neither in-flight counts nor completion times" "$T/stderr" &&
+	ok "  saying why" || not_ok "  saying why: $(cat "$T/stderr")"
+# completions 1.5 ms after issue, 0.5 ms apart: the trace's in-flight counts are 1, 2, 3, 3...
+awk '$1 ~ /^[0-9]+$/ { $2 = $1 + 1500000 } { print }' a.trace >c.trace
+expect_exit 0 "--timing load on a trace with completion times" -- \
+	"$APPIO" run replay --target f2.dat --size 16M --trace c.trace --timing load --json ld.json
+jq_check "  same counts, the trace's own depth (3) as the cap, no lag samples" ld.json \
+	'.points[0] | .qd == 3 and .classes.total.ops == 2200 and .classes.lag.ops == 0'
+grep -q "^replay: as fast as possible (no schedule to keep) at the trace's in-flight counts" "$T/stdout" &&
+	ok "  says what it kept" || not_ok "  says what it kept: $(grep replay: "$T/stdout")"
+
 expect_exit 0 "--ops read,flush" -- run --trace a.trace --ops read,flush --json o.json
 jq_check "  only reads and the trace's own flushes" o.json \
 	'.points[0].classes | .read.ops == 1000 and .flush.ops == 100 and .write.ops == 0 and .discard.ops == 0'
