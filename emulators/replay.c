@@ -19,8 +19,9 @@
  *
  * Offsets are the trace's, aligned down to --align (lengths up); when a
  * device's footprint exceeds the target, --map refuses (error), wraps the
- * offsets around the target (wrap) or scales them into it (scale). All the
- * trace's devices share the one target.
+ * offsets around the target (wrap) or scales them into it (scale). The
+ * trace's devices share the run's target, except those --device-map sends to
+ * targets of their own (opened here, with the run's O_DIRECT and --force).
  *
  * Each worker streams the trace with a reader of its own (no sharing across
  * threads) and replays the devices whose index modulo --threads is its id;
@@ -77,6 +78,9 @@ static const struct opt_def replay_opt_table[] = {
 	  "size with O_DIRECT, else 512)" },
 	{ "ops", OPT_STR, O(ops), "read,write,flush,discard",
 	  "the ops to replay, a comma list of read, write, flush, discard" },
+	{ "device-map", OPT_STRLIST, O(device_map), NULL,
+	  "SRC=PATH: replay the trace's device SRC (its name or index) on PATH, an existing file "
+	  "or device, instead of --target; repeatable" },
 	{ "spin", OPT_UINT, O(spin_us), "50",
 	  "microseconds before an I/O's time to stop sleeping and spin (costs a CPU, keeps time)",
 	  .max = 1000000 },
@@ -131,17 +135,26 @@ struct scan {
 	bool writes;
 };
 
+/* Room for devices 0..n-1 in the per-device tables. */
+static void grow_devs(struct replay_run *rr, uint32_t n, int32_t **dev_max)
+{
+	if (n <= rr->ndev)
+		return;
+	rr->extent = xrealloc(rr->extent, n * sizeof(*rr->extent));
+	rr->names = xrealloc(rr->names, n * sizeof(*rr->names));
+	rr->dev_tgt = xrealloc(rr->dev_tgt, n * sizeof(*rr->dev_tgt));
+	*dev_max = xrealloc(*dev_max, n * sizeof(**dev_max));
+	memset(rr->extent + rr->ndev, 0, (n - rr->ndev) * sizeof(*rr->extent));
+	memset(rr->names + rr->ndev, 0, (n - rr->ndev) * sizeof(*rr->names));
+	memset(rr->dev_tgt + rr->ndev, 0, (n - rr->ndev) * sizeof(*rr->dev_tgt));
+	memset(*dev_max + rr->ndev, 0, (n - rr->ndev) * sizeof(**dev_max));
+	rr->ndev = n;
+}
+
 static void scan_rec(struct replay_run *rr, struct scan *sc, const struct trace_rec *rec,
 		     int32_t **dev_max)
 {
-	if (rec->dev >= rr->ndev) {
-		uint32_t n = rec->dev + 1;
-		rr->extent = xrealloc(rr->extent, n * sizeof(*rr->extent));
-		*dev_max = xrealloc(*dev_max, n * sizeof(**dev_max));
-		memset(rr->extent + rr->ndev, 0, (n - rr->ndev) * sizeof(*rr->extent));
-		memset(*dev_max + rr->ndev, 0, (n - rr->ndev) * sizeof(**dev_max));
-		rr->ndev = n;
-	}
+	grow_devs(rr, rec->dev + 1, dev_max);
 	if (rec->inflight > (*dev_max)[rec->dev])
 		(*dev_max)[rec->dev] = rec->inflight;
 	rr->has_inflight |= rec->inflight > 0;
@@ -182,6 +195,9 @@ static int scan_trace(const struct replay_opts *o, struct replay_run *rr, struct
 		goto out;
 	}
 	rc = 0;
+	grow_devs(rr, r.hdr.devs.n, &dev_max);
+	for (uint32_t d = 0; d < r.hdr.devs.n; d++)
+		memcpy(rr->names[d], r.hdr.devs.d[d].name, sizeof(rr->names[d]));
 	for (uint32_t d = 0; d < rr->ndev; d++) {
 		sc->max_dev_inflight_sum += dev_max[d] > 0 ? (uint32_t)dev_max[d] : 0;
 		if (dev_max[d] > sc->max_inflight)
@@ -197,20 +213,64 @@ out:
 }
 
 static int check_fit(const struct replay_opts *o, const struct replay_run *rr,
-		     const struct scan *sc, const struct target *t, char *err, size_t errlen)
+		     const struct scan *sc, char *err, size_t errlen)
 {
-	if (sc->max_len > t->size)
-		return bad(err, errlen, "--trace: a %llu-byte transfer does not fit in the target's "
-			   "%llu bytes", (unsigned long long)sc->max_len, (unsigned long long)t->size);
-	if (o->map != REPLAY_MAP_ERROR)
-		return 0;
 	for (uint32_t d = 0; d < rr->ndev; d++) {
+		const struct target *t = &rr->tgt[rr->dev_tgt[d]];
+		uint64_t size = rr->size[rr->dev_tgt[d]];
 		uint64_t end = (rr->extent[d] + rr->align - 1) / rr->align * rr->align;
-		if (end > t->size)
+		if (rr->extent[d] && sc->max_len > size)
+			return bad(err, errlen, "--trace: a %llu-byte transfer does not fit in the %llu "
+				   "bytes of '%s'", (unsigned long long)sc->max_len,
+				   (unsigned long long)size, t->path);
+		if (o->map == REPLAY_MAP_ERROR && end > size)
 			return bad(err, errlen, "--map error: device %u of the trace reaches byte %llu, "
 				   "beyond the target's %llu bytes (use --map wrap or --map scale, or "
 				   "a larger --size)", d, (unsigned long long)end,
-				   (unsigned long long)t->size);
+				   (unsigned long long)size);
+	}
+	return 0;
+}
+
+/* The index of the trace's device @src (a name, or a number), or -1. */
+static long find_dev(const struct replay_run *rr, const char *src, size_t len)
+{
+	char *end;
+	unsigned long n = strtoul(src, &end, 10);
+
+	for (uint32_t d = 0; d < rr->ndev; d++)
+		if (strlen(rr->names[d]) == len && !strncmp(rr->names[d], src, len))
+			return d;
+	return end == src + len && len && n < rr->ndev ? (long)n : -1;
+}
+
+/* Open each --device-map target and point its device at it. */
+static int open_map(struct emu_run *run, bool writes, char *err, size_t errlen)
+{
+	const struct replay_opts *o = run->opts;
+	struct replay_run *rr = run->priv;
+	char msg[400];
+
+	for (unsigned i = 0; i < o->device_map.n; i++) {
+		const char *m = o->device_map.v[i], *eq = strchr(m, '=');
+		long d = eq ? find_dev(rr, m, (size_t)(eq - m)) : -1;
+		if (!eq || !eq[1])
+			return bad(err, errlen, "--device-map: expected SRC=PATH, got '%s'", m);
+		if (d < 0)
+			return bad(err, errlen, "--device-map: the trace has no device '%.*s'",
+				   (int)(eq - m), m);
+		if (rr->ntgt == REPLAY_MAX_TARGETS)
+			return bad(err, errlen, "--device-map: at most %d entries", REPLAY_MAX_TARGETS);
+		struct target *t = &rr->tgt[++rr->ntgt];
+		struct target_open_args ta = { .path = eq + 1, .write = writes,
+					       .direct = run->target->direct, .force = run->force };
+		if (target_open(t, &ta, msg, sizeof(msg))) {
+			rr->ntgt--;
+			return bad(err, errlen, "--device-map: %s", msg);
+		}
+		if (t->kind == TARGET_DIR)
+			return bad(err, errlen, "--device-map: '%s' is a folder", t->path);
+		rr->dev_tgt[d] = (uint8_t)rr->ntgt;
 	}
 	return 0;
 }
@@ -239,18 +299,24 @@ static int setup(struct emu_run *run, char *err, size_t errlen)
 			   o->from);
 	rr->ops_mask = (unsigned)mask;
 	rr->topts.queue_events = o->queue;
-	rr->align = o->align ? o->align : t->direct ? t->lbs : 512;
-	if (t->direct && rr->align % t->lbs)
-		return bad(err, errlen, "--align: %llu is not a multiple of the logical block size of "
-			   "'%s' (%u bytes) that O_DIRECT needs", (unsigned long long)rr->align,
-			   t->path, t->lbs);
-	rr->size = t->size / rr->align * rr->align;
+	rr->tgt[0] = *t;
 	if ((rc = scan_trace(o, rr, &sc, err, errlen)) != 0)
 		return rc;
 	if (!sc.n)
 		return bad(err, errlen, "--trace: '%s' has no I/O to replay%s", o->trace,
 			   mask != 15 ? " with these --ops" : "");
-	if ((rc = check_fit(o, rr, &sc, t, err, errlen)) != 0)
+	if ((rc = open_map(run, sc.writes, err, errlen)) != 0)
+		return rc;
+	unsigned lbs = t->direct ? t->lbs : 512;
+	for (unsigned k = 0; k <= rr->ntgt; k++)
+		lbs = rr->tgt[k].lbs > lbs ? rr->tgt[k].lbs : lbs;
+	rr->align = o->align ? o->align : t->direct ? lbs : 512;
+	if (t->direct && rr->align % lbs)
+		return bad(err, errlen, "--align: %llu is not a multiple of the logical block size "
+			   "(%u bytes) that O_DIRECT needs", (unsigned long long)rr->align, lbs);
+	for (unsigned k = 0; k <= rr->ntgt; k++)
+		rr->size[k] = rr->tgt[k].size / rr->align * rr->align;
+	if ((rc = check_fit(o, rr, &sc, err, errlen)) != 0)
 		return rc;
 	if (o->timing == REPLAY_LOAD && !rr->has_inflight)
 		return bad(err, errlen, "--timing load: '%s' tells neither in-flight counts nor "
@@ -270,16 +336,27 @@ static int setup(struct emu_run *run, char *err, size_t errlen)
 	return 0;
 }
 
+static void release(struct replay_run *rr)
+{
+	for (unsigned k = 1; k <= rr->ntgt; k++)
+		target_close(&rr->tgt[k]);
+	rr->ntgt = 0;
+	free(rr->extent);
+	free(rr->names);
+	free(rr->dev_tgt);
+	rr->extent = NULL;
+	rr->names = NULL;
+	rr->dev_tgt = NULL;
+}
+
 /* teardown() does not follow a failed setup(): free here what it made */
 static int replay_setup(struct emu_run *run, char *err, size_t errlen)
 {
 	struct replay_run *rr = run->priv;
 	int rc = setup(run, err, errlen);
 
-	if (rc) {
-		free(rr->extent);
-		rr->extent = NULL;
-	}
+	if (rc)
+		release(rr);
 	return rc;
 }
 
@@ -298,6 +375,14 @@ static void replay_info(struct emu_run *run)
 	emu_info(run, "replay.mode", buf);
 	snprintf(buf, sizeof(buf), "%u", rr->qd);
 	emu_info(run, "replay.trace_qd", buf);
+	for (uint32_t d = 0; d < rr->ndev; d++) {
+		char key[80];
+		if (!rr->dev_tgt[d])
+			continue;
+		snprintf(key, sizeof(key), "replay.device.%.48s", rr->names[d]);
+		snprintf(buf, sizeof(buf), "%.300s", rr->tgt[rr->dev_tgt[d]].path);
+		emu_info(run, key, buf);
+	}
 }
 
 static int open_reader(struct emu_worker *w)
@@ -353,13 +438,15 @@ static void replay_worker_fini(struct emu_worker *w)
 /* The record's offset on the target: aligned, mapped, inside. */
 static uint64_t map_off(const struct replay_run *rr, int map, uint32_t dev, uint64_t off, uint64_t len)
 {
+	uint64_t size = rr->size[rr->dev_tgt[dev]];
+
 	if (map == REPLAY_MAP_WRAP)
-		off %= rr->size;
-	else if (map == REPLAY_MAP_SCALE && rr->extent[dev] > rr->size)
-		off = (uint64_t)((unsigned __int128)off * rr->size / rr->extent[dev]);
+		off %= size;
+	else if (map == REPLAY_MAP_SCALE && rr->extent[dev] > size)
+		off = (uint64_t)((unsigned __int128)off * size / rr->extent[dev]);
 	off = off / rr->align * rr->align;
-	if (off + len > rr->size)
-		off = len < rr->size ? (rr->size - len) / rr->align * rr->align : 0;
+	if (off + len > size)
+		off = len < size ? (size - len) / rr->align * rr->align : 0;
 	return off;
 }
 
@@ -385,7 +472,8 @@ static bool plan(struct emu_worker *w, const struct trace_rec *rec)
 		rw->parts[rw->nparts++] = flush;
 	if (rec->op == TRACE_OP_DISCARD) {
 		uint64_t len = (rec->length + rr->align - 1) / rr->align * rr->align;
-		rw->disc_left = len < rr->size ? len : rr->size;
+		uint64_t size = rr->size[rr->dev_tgt[rec->dev]];
+		rw->disc_left = len < size ? len : size;
 		rw->disc_off = map_off(rr, ((const struct replay_opts *)w->run->opts)->map, rec->dev,
 				       rec->offset, rw->disc_left);
 	}
@@ -434,12 +522,13 @@ static int replay_next_io(struct emu_worker *w, struct io_req *r)
 		 RC_DISCARD : RC_FLUSH;
 	r->off = 0;
 	r->len = 0;
+	r->fd = rr->tgt[rr->dev_tgt[rec->dev]].fd;
 	if (op == IO_DISCARD) {
 		r->off = rw->disc_off;
 		r->len = (uint32_t)(rw->disc_left < MAX_DISCARD ? rw->disc_left : MAX_DISCARD);
 		rw->disc_off += r->len;
 		rw->disc_left -= r->len;
-		if (!rw->disc_left || rw->disc_off >= rr->size)
+		if (!rw->disc_left || rw->disc_off >= rr->size[rr->dev_tgt[rec->dev]])
 			rw->ipart++;
 	} else {
 		if (op <= IO_WRITE) {
@@ -501,8 +590,7 @@ static void replay_teardown(struct emu_run *run)
 		replay_stats_free(rr->ws[i]);
 		rr->ws[i] = NULL;
 	}
-	free(rr->extent);
-	rr->extent = NULL;
+	release(rr);
 }
 
 static void replay_describe(const void *opts, const char **name, const char **engine)

@@ -11,11 +11,13 @@
 #include <stdio.h>
 
 #include "appio/emulator.h"
+#include "appio/target.h"
 #include "appio/trace.h"
 
 #define REPLAY_MAX_WORKERS 1024         /* the --threads bound */
 #define REPLAY_LATE_NS     1000000ULL   /* "late": issued more than 1 ms after its time */
 #define REPLAY_LEAD_NS     5000000ULL   /* schedule starts 5 ms after the point, workers awake */
+#define REPLAY_MAX_TARGETS 16           /* --device-map entries */
 
 enum replay_timing { REPLAY_TRACE, REPLAY_AFAP, REPLAY_LOAD };
 enum replay_map { REPLAY_MAP_ERROR, REPLAY_MAP_WRAP, REPLAY_MAP_SCALE };
@@ -31,6 +33,7 @@ struct replay_opts {
 	int map;                        /* enum replay_map */
 	uint64_t align;
 	const char *ops;                /* comma list of op names */
+	struct opt_strlist device_map;  /* SRC=PATH, each its own target */
 	uint64_t spin_us;
 	bool queue;                     /* blkparse/blktrace: Q events */
 };
@@ -55,9 +58,14 @@ struct replay_run {
 	const struct trace_format *fmt;
 	struct trace_opts topts;
 	unsigned ops_mask;                      /* 1 << enum trace_op */
-	uint64_t size, align;
+	uint64_t align;
 	uint32_t ndev;
 	uint64_t *extent;                       /* ndev: highest byte each device touches */
+	char (*names)[48];                      /* ndev: the trace's device names */
+	uint8_t *dev_tgt;                       /* ndev: 0 the run's target, k the k-th map entry */
+	struct target tgt[REPLAY_MAX_TARGETS + 1];  /* [0] a copy of the run's; then --device-map */
+	unsigned ntgt;
+	uint64_t size[REPLAY_MAX_TARGETS + 1];  /* bytes usable of each, aligned */
 	uint64_t period_ns;                     /* one loop of the trace, on the trace's clock */
 	uint64_t ios_per_loop;                  /* I/Os one loop submits */
 	unsigned qd;                            /* the in-flight cap used by default */

@@ -2,8 +2,9 @@
 # appio run replay: the schedule is kept (no I/O before its time, the run
 # lasts the trace), the counts per op are exact (FUA and preflush writes add
 # their flushes), --speed, --loops, --timing afap, --ops, --map, --threads over
-# the trace's devices, a malformed trace exits 2 naming file and line, Ctrl-C
-# keeps a partial result, and on a file flushes and discards really happen.
+# the trace's devices, --device-map, --timing load, a malformed trace exits 2
+# naming file and line, Ctrl-C keeps a partial result, and on a file flushes
+# and discards really happen.
 . tests/e2e/lib.sh
 cd "$T"
 
@@ -100,6 +101,17 @@ gen 2000 500000 2 >two.trace
 expect_exit 0 "two devices, --threads 2: a worker each" -- run --trace two.trace --threads 2 --json t2.json
 jq_check "  the same counts, one point of 2 threads" t2.json \
 	'.points | length == 1 and .[0].threads == 2 and .[0].classes.total.ops == 2200 and .[0].classes.read.ops == 1000'
+truncate -s 16M m1.dat
+expect_exit 0 "--device-map d1=FILE: device d1 goes to its own file (libaio, O_DIRECT)" -- \
+	"$APPIO" run replay --target m0.dat --size 16M --trace two.trace --device-map d1=m1.dat --json dm.json
+jq_check "  every I/O replayed, the map in the result" dm.json \
+	'.points[0].classes.total.ops == 2200 and (.info."replay.device.d1" | endswith("m1.dat"))'
+[ "$(stat -c %b m1.dat)" -gt 0 ] && ok "  d1's writes landed in the sparse file ($(( $(stat -c %b m1.dat) / 2 )) KiB allocated)" ||
+	not_ok "  d1's writes landed in the sparse file (nothing allocated)"
+expect_exit 2 "--device-map naming no device of the trace exits 2" -- run --trace two.trace --device-map sdz=m1.dat
+grep -q -- "--device-map: the trace has no device 'sdz'" "$T/stderr" && ok "  naming it" || not_ok "  naming it: $(cat "$T/stderr")"
+expect_exit 2 "--device-map to a missing file exits 2" -- run --trace two.trace --device-map 1=nosuch.dat
+one_line_error "  with one line"
 expect_exit 0 "--qd not given: the trace's own maximum in flight is the cap" -- run --trace a.trace --timing afap --json q.json
 jq_check "  64 when the trace does not tell" q.json '.points[0].qd == 64'
 
