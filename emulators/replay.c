@@ -333,6 +333,9 @@ static int setup(struct emu_run *run, char *err, size_t errlen)
 		rr->qd = 4096;
 	run->qd = rr->qd;
 	run->spin_ns = o->spin_us * 1000;
+	if (o->timing == REPLAY_TRACE)
+		run->expect_ns = (uint64_t)((double)rr->period_ns * (double)o->loops / o->speed) +
+				 REPLAY_LEAD_NS;
 	return 0;
 }
 

@@ -62,7 +62,9 @@ static void progress(const struct point_ctx *pc, const struct series *s,
 {
 	const struct run_config *cfg = pc->cfg;
 	char lat[32], head[64];
-	double total = (double)(cfg->ramp_ns + cfg->time_ns) / NSEC;
+	uint64_t run_ns = pc->er->expect_ns && pc->er->expect_ns < cfg->time_ns ? pc->er->expect_ns :
+			  cfg->time_ns;
+	double total = (double)(cfg->ramp_ns + run_ns) / NSEC;
 	double el = (double)(now - pc->t_start) / NSEC;
 	int n = snprintf(head, sizeof(head), "[%u/%u] %uT", idx + 1, npoints, pc->pt->threads);
 	if (!pc->er->ops->step)

@@ -131,8 +131,10 @@ void series_second(const struct series *s, int64_t sec, int cls, struct sec_cls 
 	if (sec < 0 || sec >= (int64_t)s->nsec)
 		return;
 	const struct sec_cls *r = row(s, sec);
+	/* "all of them": the classes the first merged column (the total) sums */
+	unsigned all = s->nmerged ? s->ncls / s->nmerged : s->ncls;
 	for (unsigned k = 0; k < s->ncls; k++) {
-		if (cls >= 0 && (unsigned)cls != k)
+		if (cls >= 0 ? (unsigned)cls != k : k >= all)
 			continue;
 		out->ops += r[k].ops;
 		out->bytes += r[k].bytes;

@@ -50,8 +50,9 @@ void series_add(struct series *s, int64_t sec, const struct ival_cls *c);
 void series_flush_before(struct series *s, int64_t sec);
 
 /*
- * Exact counters of second @sec for class @cls, or summed over all classes
- * when @cls is negative. Zero when there is no such second yet.
+ * Exact counters of second @sec for class @cls, or summed over the classes of
+ * the total (all of them, or a scheduled emulator's first third) when @cls is
+ * negative. Zero when there is no such second yet.
  */
 void series_second(const struct series *s, int64_t sec, int cls, struct sec_cls *out);
 

@@ -131,6 +131,8 @@ struct emu_run {
 	 */
 	unsigned qd;
 	uint64_t spin_ns;
+	uint64_t expect_ns;     /* set by setup(), optional: how long a point will last when
+				   it ends before --time (a trace's span), for the progress line */
 	bool force;             /* the run's --force, for emulators that open more targets
 				   of their own with target_open() (a replay's device map) */
 	struct result *result;  /* the core's; opaque to emulators: use emu_info() */

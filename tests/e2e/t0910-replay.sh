@@ -58,6 +58,12 @@ jq_check "  half the time, same counts" s.json \
 	'.points[0].time_s >= 0.4995 and .points[0].time_s < 1 and .points[0].classes.total.ops == 2200 and
 	 (.info."replay.trace_duration_s" | tonumber) == 0.49975'
 
+expect_exit 0 "--speed 0.5 --report-interval 1" -- run --trace a.trace --speed 0.5 --report-interval 1
+iops=$(sed -n 's/.*\[ 1s \] threads 1  IOPS \([0-9.]*\) .*/\1/p' "$T/stderr")
+awk -v v="${iops:-0}" 'BEGIN { exit !(v >= 1000 && v <= 1200) }' &&
+	ok "  the interval line counts each I/O once: $iops IOPS (1,100 due)" ||
+	not_ok "  the interval line counts each I/O once: '$iops' IOPS (1,100 due)"
+
 expect_exit 0 "--loops 3" -- run --trace a.trace --loops 3 --json l.json
 jq_check "  three times the I/Os over three periods" l.json \
 	'.points[0].classes.read.ops == 3000 and .points[0].classes.flush.ops == 900 and
