@@ -57,21 +57,20 @@ OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/bench-replay.XXXXXX")}
 mkdir -p "$OUT" && cd "$OUT" || exit 1
 TARGET=$OUT/target.dat
 
-# syn IOPS: the synthetic trace in appio's format on stdout
+# syn IOPS: the synthetic trace in appio's format on stdout (any POSIX awk)
 syn() {
+	printf 'appio-trace 1\ndevice 0 target\n'
 	awk -v iops="$1" -v secs="$SECS" 'BEGIN {
-		srand(7); print "appio-trace 1"; print "device 0 target"
+		srand(7)
 		for (s = 0; s < secs; s++) {
 			burst = int(iops * 0.2); rest = iops - burst; b0 = 0.3 + rand() * 0.6
-			for (i = 0; i < burst; i++) t[i] = s + b0 + 0.05 * i / burst
-			for (i = 0; i < rest; i++) t[burst + i] = s + (i + rand() * 0.5) / rest
-			n = asort(t)
-			for (i = 1; i <= n; i++)
-				printf "%d - %s - 0 %d 4096 - -\n", t[i] * 1e9, rand() < 0.7 ? "R" : "W",
-				       int(rand() * 262144) * 4096
-			delete t
+			for (i = 0; i < burst; i++) t(s + b0 + 0.05 * i / burst)
+			for (i = 0; i < rest; i++) t(s + (i + rand() * 0.5) / rest)
 		}
-	}'
+	}
+	function t(x) {
+		printf "%d - %s - 0 %d 4096 - -\n", x * 1e9, rand() < 0.7 ? "R" : "W", int(rand() * 262144) * 4096
+	}' | sort -n -k1,1
 }
 
 prepare() {
