@@ -321,6 +321,10 @@ static int setup(struct emu_run *run, char *err, size_t errlen)
 	if (o->timing == REPLAY_LOAD && !rr->has_inflight)
 		return bad(err, errlen, "--timing load: '%s' tells neither in-flight counts nor "
 			   "completion times to count them from", o->trace);
+	if (sc.max_len > MAX_BUFFERS)
+		return bad(err, errlen, "--trace: a %llu-byte read or write; appio replays transfers "
+			   "of up to %llu bytes", (unsigned long long)sc.max_len,
+			   (unsigned long long)MAX_BUFFERS);
 	run->max_io = (uint32_t)((sc.max_len + rr->align - 1) / rr->align * rr->align);
 	if (!run->max_io)
 		run->max_io = (uint32_t)rr->align;
