@@ -46,7 +46,8 @@
  * completion, free of coordinated omission) in class c + N and its issue lag
  * (submission minus intended time) in class c + 2N, where N = ncls / 3: such
  * an emulator lists N classes ("read", "write"), then their response classes
- * ("read.response", ...), then their lag classes ("read.lag", ...). Its
+ * ("read.response", ...), then their lag classes ("read.lag", ...); N is at
+ * most 4, as 3N + 3 merged classes must fit in RESULT_MAX_CLASSES. Its
  * "total" merges the first N only; the core adds "response" and "lag"
  * merged from the other two groups likewise. A request with t_intended 0 is
  * submitted at once and recorded only in class c. While waiting for an

@@ -39,7 +39,7 @@
 
 #define RESULT_FORMAT_VERSION 1
 #define RESULT_SIZE_BUCKETS   33      /* 2^0 .. 2^32 */
-#define RESULT_MAX_CLASSES    (EMU_MAX_CLASSES + 3)   /* + total, response, lag */
+#define RESULT_MAX_CLASSES    (EMU_MAX_CLASSES + 1)
 
 struct lat_summary {
 	double mean, stddev;            /* ns */
