@@ -322,7 +322,7 @@ int job_run(struct job *j, struct result *res, bool progress,
 		.target = target ? &j->target : NULL, .engine = target ? j->engine : NULL,
 		.target_spec = j->ro.target, .points = j->points, .npoints = j->npoints,
 		.time_ns = time_ns, .ramp_ns = ramp_ns,
-		.seed = j->ro.seed, .progress = progress,
+		.seed = j->ro.seed, .qd_given = job_given(j, "qd"), .force = j->ro.force, .progress = progress,
 		.report_interval_s = (unsigned)j->ro.report_interval,
 		/* saved after every point, except to stdout: one document there, at the end */
 		.json_path = j->ro.json && strcmp(j->ro.json, "-") ? j->ro.json : NULL,

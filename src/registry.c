@@ -14,6 +14,7 @@ extern const struct emu_ops emu_profile;
 extern const struct emu_ops emu_oltp, emu_tpcc;
 extern const struct emu_ops emu_nosql, emu_fileserver_fs, emu_webserver_fs, emu_mailserver_fs;
 extern const struct emu_ops emu_db;
+extern const struct emu_ops emu_replay;
 
 const struct engine_ops *const engine_table[] = {
 #ifdef HAVE_LIBAIO
@@ -36,6 +37,7 @@ const struct emu_ops *const emulator_table[] = {
 	&emu_webserver_fs,
 	&emu_mailserver_fs,
 	&emu_db,
+	&emu_replay,
 	NULL,
 };
 

@@ -62,7 +62,9 @@ static void progress(const struct point_ctx *pc, const struct series *s,
 {
 	const struct run_config *cfg = pc->cfg;
 	char lat[32], head[64];
-	double total = (double)(cfg->ramp_ns + cfg->time_ns) / NSEC;
+	uint64_t run_ns = pc->er->expect_ns && pc->er->expect_ns < cfg->time_ns ? pc->er->expect_ns :
+			  cfg->time_ns;
+	double total = (double)(cfg->ramp_ns + run_ns) / NSEC;
 	double el = (double)(now - pc->t_start) / NSEC;
 	int n = snprintf(head, sizeof(head), "[%u/%u] %uT", idx + 1, npoints, pc->pt->threads);
 	if (!pc->er->ops->step)
@@ -202,6 +204,25 @@ static void fill_class(struct cls_result *c, const char *name, const struct hist
 	memcpy(c->sizes, sizes, sizeof(c->sizes));
 }
 
+/* A scheduled emulator's "response" and "lag": its second and third thirds of classes merged. */
+static void merge_groups(struct point_result *p, const struct point_ctx *pc,
+			 const struct worker *w, unsigned nw, double secs)
+{
+	static const char *const names[] = { "response", "lag" };
+	uint64_t none[RESULT_SIZE_BUCKETS] = { 0 };
+	unsigned n = pc->ncls / 3;
+	struct hist *h = xaligned(64, sizeof(*h));
+
+	for (unsigned g = 1; g <= 2; g++) {
+		hist_init(h);
+		for (unsigned c = g * n; c < (g + 1) * n; c++)
+			for (unsigned i = 0; i < nw; i++)
+				hist_merge(h, &w[i].hist[c]);
+		fill_class(&p->cls[p->ncls++], names[g - 1], h, 0, none, secs);
+	}
+	free(h);
+}
+
 /* Merge the workers' statistics into @p. */
 static void merge_point(struct point_result *p, const struct point_ctx *pc,
 			const struct worker *w, unsigned nw, double secs)
@@ -213,6 +234,7 @@ static void merge_point(struct point_result *p, const struct point_ctx *pc,
 	uint64_t all_bytes = 0, all_sizes[RESULT_SIZE_BUCKETS] = { 0 };
 
 	hist_init(all);
+	unsigned nbase = emu->flags & EMU_SCHEDULED ? ncls / 3 : ncls;
 	for (unsigned c = 0; c < ncls; c++) {
 		uint64_t bytes = 0, sizes[RESULT_SIZE_BUCKETS] = { 0 };
 		hist_init(h);
@@ -223,6 +245,8 @@ static void merge_point(struct point_result *p, const struct point_ctx *pc,
 				sizes[b] += w[i].sizes[c][b];
 		}
 		fill_class(&p->cls[c], emu->classes[c], h, bytes, sizes, secs);
+		if (c >= nbase)
+			continue;
 		hist_merge(all, h);
 		all_bytes += bytes;
 		for (unsigned b = 0; b < RESULT_SIZE_BUCKETS; b++)
@@ -231,13 +255,15 @@ static void merge_point(struct point_result *p, const struct point_ctx *pc,
 	p->ncls = ncls;
 	if (emu->flags & EMU_TOTAL)
 		fill_class(&p->cls[p->ncls++], "total", all, all_bytes, all_sizes, secs);
+	free(h);
+	free(all);
+	if (emu->flags & EMU_SCHEDULED)
+		merge_groups(p, pc, w, nw, secs);
 	p->ncounters = pc->ncounters;
 	p->counter_names = emu->counters;
 	for (unsigned i = 0; i < nw; i++)
 		for (unsigned k = 0; k < pc->ncounters; k++)
 			p->counters[k] += w[i].counters[k];
-	free(h);
-	free(all);
 }
 
 /* Start the workers and wait until each is set up; returns how many started. */
@@ -282,14 +308,17 @@ static void open_gate(struct point_ctx *pc)
 static int run_point(const struct run_config *cfg, struct emu_run *er, unsigned idx,
 		     struct result *res, char *err, size_t errlen)
 {
-	struct point_ctx pc = { .cfg = cfg, .er = er, .pt = &cfg->points[idx] };
+	struct emu_point pt = cfg->points[idx];
+	struct point_ctx pc = { .cfg = cfg, .er = er, .pt = &pt };
 	struct worker *w = xaligned(64, (pc.pt->threads + er->bg_workers) * sizeof(*w));
 	struct dev_stats dev0 = { 0 }, dev1 = { 0 };
 	struct series s;
 
+	if (er->qd && !cfg->qd_given)
+		pt.qd = er->qd;
 	pc.ncls = count_names(er->ops->classes);
 	pc.ncounters = count_names(er->ops->counters);
-	series_init(&s, pc.ncls, er->ops->flags & EMU_TOTAL);
+	series_init(&s, pc.ncls, er->ops->flags & EMU_SCHEDULED ? 3 : er->ops->flags & EMU_TOTAL ? 1 : 0);
 	unsigned n = start_workers(&pc, w);
 	if (!cfg->ramp_ns)      /* else supervise() reads them when the ramp ends */
 		read_dev_stats(cfg->target, &dev0);
@@ -312,6 +341,8 @@ static int run_point(const struct run_config *cfg, struct emu_run *er, unsigned 
 	if (dev0.valid && read_dev_stats(cfg->target, &dev1) == 0)
 		p->dev = dev_stats_delta(&dev0, &dev1);
 	series_export(&s, p, secs);
+	if (er->ops->point_end)
+		er->ops->point_end(er, p);
 
 	int rc = atomic_load(&pc.failed);
 	if (rc)
@@ -348,6 +379,7 @@ int runner_run(const struct run_config *cfg, struct result *res, char *err, size
 		.ops = emu, .opts = cfg->emu_opts, .target = cfg->target,
 		.target_spec = cfg->target_spec, .seed = cfg->seed,
 		.preset = cfg->preset, .max_io = 64 * 1024, .writes = emu->flags & EMU_WRITES,
+		.force = cfg->force,
 		.result = res, .stop = cfg->interrupted ? cfg->interrupted : &(volatile sig_atomic_t){ 0 },
 	};
 	int rc = 0;

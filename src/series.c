@@ -8,12 +8,12 @@
 #include "series.h"
 #include "appio/xalloc.h"
 
-void series_init(struct series *s, unsigned ncls, bool total)
+void series_init(struct series *s, unsigned ncls, unsigned nmerged)
 {
 	memset(s, 0, sizeof(*s));
 	s->ncls = ncls;
-	s->total = total;
-	s->ncol = ncls + (total ? 1 : 0);
+	s->nmerged = nmerged;
+	s->ncol = ncls + nmerged;
 	for (int i = 0; i < SERIES_RING; i++) {
 		s->ring[i].sec = -1;
 		s->ring[i].b = xaligned(64, ncls * sizeof(*s->ring[i].b));
@@ -49,23 +49,28 @@ static void grow(struct series *s, int64_t sec)
 	s->nsec = (unsigned)sec + 1;
 }
 
-/* p99 of every class of the slot's second (and of their sum), then free the slot. */
+/* The merged column class @k belongs to, or -1. */
+static int merged_col(const struct series *s, unsigned k)
+{
+	return s->nmerged ? (int)(k / (s->ncls / s->nmerged)) : -1;
+}
+
+/* p99 of every class of the slot's second (and of the merged columns), then free the slot. */
 static void finish_slot(struct series *s, struct series_slot *slot)
 {
 	struct sec_cls *r = row(s, slot->sec);
-	uint64_t total = 0;
 
-	memset(s->scratch, 0, HIST_BUCKETS * sizeof(*s->scratch));
 	for (unsigned c = 0; c < s->ncls; c++) {
 		uint64_t p = hist_buckets_percentile(slot->b[c], r[c].ops, 99);
 		r[c].p99_ns = p < r[c].max_ns ? p : r[c].max_ns;
-		total += r[c].ops;
-		for (unsigned i = 0; i < HIST_BUCKETS; i++)
-			s->scratch[i] += slot->b[c][i];
 	}
-	if (s->total) {
-		struct sec_cls *t = &r[s->ncls];
-		uint64_t p = hist_buckets_percentile(s->scratch, total, 99);
+	for (unsigned m = 0, per = s->nmerged ? s->ncls / s->nmerged : 0; m < s->nmerged; m++) {
+		memset(s->scratch, 0, HIST_BUCKETS * sizeof(*s->scratch));
+		for (unsigned c = m * per; c < (m + 1) * per; c++)
+			for (unsigned i = 0; i < HIST_BUCKETS; i++)
+				s->scratch[i] += slot->b[c][i];
+		struct sec_cls *t = &r[s->ncls + m];
+		uint64_t p = hist_buckets_percentile(s->scratch, t->ops, 99);
 		t->p99_ns = p < t->max_ns ? p : t->max_ns;
 	}
 	memset(slot->b, 0, s->ncls * sizeof(*slot->b));
@@ -84,8 +89,9 @@ void series_add(struct series *s, int64_t sec, const struct ival_cls *c)
 		r[k].sum_ns += c[k].sum_ns;
 		if (c[k].max_ns > r[k].max_ns)
 			r[k].max_ns = c[k].max_ns;
-		if (s->total) {
-			struct sec_cls *t = &r[s->ncls];
+		int m = merged_col(s, k);
+		if (m >= 0) {
+			struct sec_cls *t = &r[s->ncls + (unsigned)m];
 			t->ops += c[k].ops;
 			t->bytes += c[k].bytes;
 			t->sum_ns += c[k].sum_ns;
@@ -125,8 +131,10 @@ void series_second(const struct series *s, int64_t sec, int cls, struct sec_cls 
 	if (sec < 0 || sec >= (int64_t)s->nsec)
 		return;
 	const struct sec_cls *r = row(s, sec);
+	/* "all of them": the classes the first merged column (the total) sums */
+	unsigned all = s->nmerged ? s->ncls / s->nmerged : s->ncls;
 	for (unsigned k = 0; k < s->ncls; k++) {
-		if (cls >= 0 && (unsigned)cls != k)
+		if (cls >= 0 ? (unsigned)cls != k : k >= all)
 			continue;
 		out->ops += r[k].ops;
 		out->bytes += r[k].bytes;

@@ -25,16 +25,22 @@ struct series_slot {
 };
 
 struct series {
-	unsigned ncls, ncol;            /* ncol = ncls + 1 with a total column */
-	bool total;
+	unsigned ncls, ncol;            /* ncol = ncls + nmerged */
+	unsigned nmerged;               /* merged columns after the classes: column m sums
+					   the m-th of nmerged equal runs of classes */
 	struct sec_cls *sec;            /* nsec * ncol */
 	unsigned nsec, cap;
 	int64_t flushed;                /* seconds below this are final */
 	struct series_slot ring[SERIES_RING];
-	uint64_t *scratch;              /* HIST_BUCKETS, for the total column */
+	uint64_t *scratch;              /* HIST_BUCKETS, for the merged columns */
 };
 
-void series_init(struct series *s, unsigned ncls, bool total);
+/*
+ * @nmerged: 0 (no merged column), 1 (a total of all classes) or 3 (a
+ * scheduled emulator's total, response and lag, each of a third of the
+ * classes: emulator.h); @ncls must be a multiple of it.
+ */
+void series_init(struct series *s, unsigned ncls, unsigned nmerged);
 void series_release(struct series *s);
 
 /* Add one worker's interval buffer (ncls classes) for second @sec. */
@@ -44,8 +50,9 @@ void series_add(struct series *s, int64_t sec, const struct ival_cls *c);
 void series_flush_before(struct series *s, int64_t sec);
 
 /*
- * Exact counters of second @sec for class @cls, or summed over all classes
- * when @cls is negative. Zero when there is no such second yet.
+ * Exact counters of second @sec for class @cls, or summed over the classes of
+ * the total (all of them, or a scheduled emulator's first third) when @cls is
+ * negative. Zero when there is no such second yet.
  */
 void series_second(const struct series *s, int64_t sec, int cls, struct sec_cls *out);
 

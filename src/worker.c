@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -281,9 +282,18 @@ int64_t emu_io(struct emu_worker *ew, unsigned cls, unsigned op, int fd,
 /* Check and account a finished request, and put it back on the free list. */
 static int complete(struct worker *w, struct io_req *r, uint64_t t)
 {
+	const struct emu_ops *emu = w->pc->er->ops;
+
 	if (!io_ok(r))
 		return io_error(w, r);
 	account(w, r->cls, t - r->t_start, r->op <= IO_WRITE ? r->len : 0, t);
+	if (r->t_intended) {    /* scheduled: response and lag classes (emulator.h) */
+		unsigned n = w->pc->ncls / 3;
+		account(w, r->cls + n, t - r->t_intended, 0, t);
+		account(w, r->cls + 2 * n, r->t_start - r->t_intended, 0, t);
+	}
+	if (emu->complete_io)
+		emu->complete_io(&w->pub, r, t);
 	w->free[w->nfree++] = r;
 	return 0;
 }
@@ -393,6 +403,99 @@ static int loop_async(struct worker *w)
 	}
 }
 
+/*
+ * Scheduled loop (EMU_SCHEDULED). Each request is submitted alone, the moment
+ * it is due, so its submission time is its own; completions are reaped
+ * without blocking while waiting, and blocking only at the in-flight cap.
+ */
+#define SCHED_POLL_NS  20000ULL         /* longest sleep with requests in flight */
+#define SCHED_IDLE_NS  10000000ULL      /* longest sleep without: to see a stop */
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / NSEC), .tv_nsec = (long)(ns % NSEC) };
+	nanosleep(&ts, NULL);   /* an early return (a signal) only means another look */
+}
+
+/* Wait until @due; 1 when the run stops first. */
+static int wait_until(struct worker *w, uint64_t due, uint64_t spin)
+{
+	for (;;) {
+		uint64_t now = w->now = emu_now();
+		if (now >= due)
+			return 0;
+		if (stopping(w, now))
+			return 1;
+		if (w->inflight) {
+			int rc = reap(w, 0);
+			if (rc < 0)
+				return rc;
+		}
+		uint64_t left = due - now;
+		if (left > spin) {
+			uint64_t nap = left - spin, most = w->inflight ? SCHED_POLL_NS : SCHED_IDLE_NS;
+			sleep_ns(nap < most ? nap : most);
+		}
+	}
+}
+
+/* Submit one described request now. */
+static int submit_now(struct worker *w, struct io_req *r)
+{
+	if (r->op == IO_WRITE)
+		emu_fill(&w->pub, r->buf, r->len);
+	r->t_start = emu_now();
+	int rc = w->eng->queue(w->eng_priv, r);
+	if (rc < 0)
+		return emu_fail(&w->pub, rc, "queueing a %s failed: %s", io_op_name(r->op), strerror(-rc));
+	if (rc == ENGINE_COMPLETED)
+		return complete(w, r, w->now = emu_now());
+	w->inflight++;
+	rc = w->eng->commit(w->eng_priv);
+	if (rc < 0)
+		return emu_fail(&w->pub, rc, "submitting I/O failed: %s", strerror(-rc));
+	return 0;
+}
+
+static int loop_sched(struct worker *w)
+{
+	const struct emu_ops *emu = w->pc->er->ops;
+	uint64_t spin = w->pc->er->spin_ns ? w->pc->er->spin_ns : 50000;
+	int rc = 0;
+
+	/* the default 50 us of timer slack would eat the spin window: wake on time */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+
+	while (!stopping(w, w->now = emu_now())) {
+		if (!w->nfree) {
+			w->pub.cap_waits++;
+			if ((rc = reap(w, 1)) < 0)
+				return rc;
+			continue;
+		}
+		struct io_req *r = w->free[--w->nfree];
+		r->t_intended = 0;
+		w->pub.inflight_limit = 0;
+		rc = emu->next_io(&w->pub, r);
+		while (!rc && w->pub.inflight_limit && w->inflight >= w->pub.inflight_limit)
+			rc = reap(w, 1);
+		if (!rc && r->t_intended)
+			rc = wait_until(w, r->t_intended, spin);
+		if (rc) {
+			w->free[w->nfree++] = r;
+			break;
+		}
+		if ((rc = submit_now(w, r)) < 0)
+			return rc;
+		if (w->inflight && (rc = reap(w, 0)) < 0)
+			return rc;
+	}
+	while (w->inflight)
+		if ((rc = reap(w, 1)) < 0)
+			return rc;
+	return rc < 0 ? rc : 0;
+}
+
 /* Transactional and background loop: one step at a time until the stop. */
 static int loop_step(struct worker *w, int (*step)(struct emu_worker *))
 {
@@ -409,6 +512,21 @@ static int loop_step(struct worker *w, int (*step)(struct emu_worker *))
 			break;
 	}
 	return 0;
+}
+
+/*
+ * A foreground worker is done (its emulator ran out of work, or the run
+ * stopped): when it is the last one, the point ends now rather than at the
+ * end of --time, so that rates count the time work was done.
+ */
+static void foreground_done(struct point_ctx *pc)
+{
+	if (atomic_fetch_add(&pc->fg_done, 1) + 1 < pc->pt->threads)
+		return;
+	uint64_t now = emu_now(), end = atomic_load(&pc->t_end);
+	while (now < end && !atomic_compare_exchange_weak(&pc->t_end, &end, now))
+		;
+	atomic_store(&pc->stop, true);
 }
 
 void *worker_main(void *arg)
@@ -434,10 +552,14 @@ void *worker_main(void *arg)
 	pthread_mutex_unlock(&pc->gate_lock);
 	w->t_measure = pc->t_measure;
 	w->next_boundary = pc->t_measure + NSEC;
+	w->pub.t0 = pc->t_start;
 	w->now = emu_now();
 	if (inited && !atomic_load(&pc->failed))
 		rc = w->pub.background ? loop_step(w, emu->bg_step) :
-		     emu->step ? loop_step(w, emu->step) : loop_async(w);
+		     emu->step ? loop_step(w, emu->step) :
+		     emu->flags & EMU_SCHEDULED ? loop_sched(w) : loop_async(w);
+	if (!w->pub.background)
+		foreground_done(pc);
 	/* drain what is still in flight so the engine can be torn down */
 	while (w->inflight && reap(w, w->inflight) == 0)
 		;

@@ -56,6 +56,7 @@ struct point_ctx {
 	_Atomic uint64_t t_end;         /* recording ends (lowered on interrupt) */
 	atomic_bool stop;               /* stop issuing now */
 	atomic_int failed;              /* first failure wins the message */
+	atomic_uint fg_done;            /* foreground workers whose loop has ended */
 	char err[512];
 };
 

@@ -34,6 +34,26 @@
  * Latency classes: @classes names the statistics classes, in index order;
  * every recorded sample carries one index. With EMU_TOTAL the core adds a
  * "total" class, merged from all the others at report time (no hot-path cost).
+ *
+ * Scheduled (open-loop) block-level emulators (EMU_SCHEDULED, trace replay):
+ * next_io() may set r->t_intended, the absolute time (emu_now() clock) the
+ * request should be submitted. The core holds it until then (sleeping until
+ * emu_run.spin_ns before, then spinning), never submits it earlier, and
+ * never waits for completions to submit except when all @qd slots are in
+ * flight (the in-flight cap; each such wait counts in emu_worker.cap_waits).
+ * Each request is then recorded three times: its service time (submission
+ * to completion) in its class c, its response time (intended time to
+ * completion, free of coordinated omission) in class c + N and its issue lag
+ * (submission minus intended time) in class c + 2N, where N = ncls / 3: such
+ * an emulator lists N classes ("read", "write"), then their response classes
+ * ("read.response", ...), then their lag classes ("read.lag", ...); N is at
+ * most 4, as 3N + 3 merged classes must fit in RESULT_MAX_CLASSES. Its
+ * "total" merges the first N only; the core adds "response" and "lag"
+ * merged from the other two groups likewise. A request with t_intended 0 is
+ * submitted at once and recorded only in class c. While waiting for an
+ * intended time the core reaps completions without blocking at least every
+ * SCHED_POLL_NS (src/worker.c: 20 us), which bounds how late a completion is
+ * seen.
  * @counters names plain event counters (buffer-pool hits, fsyncs, retries...)
  * summed over workers into the result.
  */
@@ -52,6 +72,7 @@
 #include "appio/target.h"
 
 struct result;
+struct point_result;
 
 #define EMU_MAX_CLASSES  16
 #define EMU_MAX_COUNTERS 32
@@ -62,6 +83,7 @@ enum emu_flags {
 	EMU_NO_TARGET   = 1 << 2, /* needs no target or engine: it drives an outside service */
 	EMU_TARGET_DIR  = 1 << 3, /* the target is a directory (file-system personalities) */
 	EMU_WRITE_SWEEP = 1 << 4, /* accepts --write-sweep: a point per write percentage */
+	EMU_SCHEDULED   = 1 << 5, /* block-level, open loop: requests carry t_intended */
 };
 
 /* One sweep point: the parameters every worker of the point shares. */
@@ -109,6 +131,19 @@ struct emu_run {
 	 * in a loop until the point stops; its I/O counts in the same classes.
 	 */
 	unsigned bg_workers;
+	/*
+	 * Set by setup() of EMU_SCHEDULED emulators, both optional: the in-flight
+	 * cap per worker for points whose --qd the user did not give (0: --qd),
+	 * and how long before an intended time the core stops sleeping and spins
+	 * (0: 50 us). Spinning costs a CPU; sleeping alone is late by the
+	 * scheduler's wake-up latency.
+	 */
+	unsigned qd;
+	uint64_t spin_ns;
+	uint64_t expect_ns;     /* set by setup(), optional: how long a point will last when
+				   it ends before --time (a trace's span), for the progress line */
+	bool force;             /* the run's --force, for emulators that open more targets
+				   of their own with target_open() (a replay's device map) */
 	struct result *result;  /* the core's; opaque to emulators: use emu_info() */
 };
 
@@ -121,6 +156,14 @@ struct emu_worker {
 	void *priv;                     /* worker_priv_size bytes */
 	struct rng rng;                 /* this worker's own stream */
 	uint64_t *counters;             /* one per name in ops->counters */
+	uint64_t t0;                    /* the point's start (emu_now() clock): workers begin */
+	uint64_t cap_waits;             /* EMU_SCHEDULED: waits for a free slot at the cap */
+	/*
+	 * EMU_SCHEDULED: set by next_io() for the request it describes: submit it
+	 * only once fewer than this many requests are in flight (a closed loop at
+	 * a depth that changes request by request); 0 or above qd: the cap alone.
+	 */
+	unsigned inflight_limit;
 	struct worker *core;            /* opaque to emulators */
 };
 
@@ -221,6 +264,15 @@ struct emu_ops {
 	int (*next_io)(struct emu_worker *w, struct io_req *r);
 
 	/*
+	 * Optional, block-level. Called on the worker's thread for every request
+	 * that completed successfully, in or out of the measured window, with
+	 * r->t_start (submission), r->t_intended and the completion time @t_done.
+	 * Hot path: no allocation, no locks, no stdio. For the emulator's own
+	 * accounting (a replay's per-second schedule).
+	 */
+	void (*complete_io)(struct emu_worker *w, const struct io_req *r, uint64_t t_done);
+
+	/*
 	 * Transactional shape. Do one unit of work. Return 0, 1 when done (no
 	 * more work), or -errno to stop the run (message via emu_fail()).
 	 */
@@ -236,6 +288,15 @@ struct emu_ops {
 
 	/* Optional. Per worker, after the last step; frees what worker_init made. */
 	void (*worker_fini)(struct emu_worker *w);
+
+	/*
+	 * Optional. On the main thread after each point's workers have ended
+	 * (also a partial point), with the point's merged figures in @p, before
+	 * the result is saved: add facts about the point with emu_info() (a
+	 * replay's accuracy). Worker state is gone by then: keep what is needed
+	 * in run->priv, one slot per worker id.
+	 */
+	void (*point_end)(struct emu_run *run, const struct point_result *p);
 
 	/* Optional. After the last point (also after an error or interrupt). */
 	void (*teardown)(struct emu_run *run);
@@ -323,7 +384,7 @@ const struct emu_preset *emu_preset_find(const char *name);
 
 /*
  * Add @key = @val to the result's "info" section (copied). Main thread
- * only: from setup() or the info() callback.
+ * only: from setup(), info() or point_end().
  */
 void emu_info(struct emu_run *run, const char *key, const char *val);
 

@@ -46,6 +46,8 @@ struct io_req {
 	int fd;
 	int64_t res;            /* bytes transferred (0 for fsync) or -errno */
 	uint64_t t_start;       /* submission time in ns, for the core */
+	uint64_t t_intended;    /* scheduled emulators: when it should be submitted
+				   (emu_now() clock, ns); 0: as soon as a slot is free */
 };
 
 enum engine_flags {

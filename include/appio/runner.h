@@ -33,6 +33,8 @@ struct run_config {
 	uint64_t time_ns;               /* measured time per point */
 	uint64_t ramp_ns;               /* unrecorded warm-up per point */
 	uint64_t seed;
+	bool force;                     /* --force: passed on to emu_run.force */
+	bool qd_given;                  /* --qd given: an emulator's own default (emu_run.qd) yields */
 	bool progress;                  /* live line on stderr (only when it is a terminal) */
 	unsigned report_interval_s;     /* >0: a line on stderr every so many measured seconds */
 	const char *json_path;          /* rewritten after every point; NULL: none */

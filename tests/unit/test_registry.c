@@ -91,6 +91,26 @@ static void check_extras(const struct emu_ops *e)
 	      e->name);
 }
 
+/* A scheduled emulator's classes come in three equal runs named "c", "c.response", "c.lag". */
+static void check_scheduled(const struct emu_ops *e)
+{
+	unsigned n = 0;
+	char want[64];
+
+	while (e->classes[n])
+		n++;
+	CHECK(e->next_io && (e->flags & EMU_TOTAL), "%s: scheduled needs next_io and EMU_TOTAL", e->name);
+	CHECK(n % 3 == 0 && n + 3 <= RESULT_MAX_CLASSES, "%s: %u classes, not 3 runs", e->name, n);
+	for (unsigned c = 0; n % 3 == 0 && c < n / 3; c++) {
+		snprintf(want, sizeof(want), "%s.response", e->classes[c]);
+		CHECK(!strcmp(e->classes[c + n / 3], want), "%s: class %u is not '%s'", e->name,
+		      c + n / 3, want);
+		snprintf(want, sizeof(want), "%s.lag", e->classes[c]);
+		CHECK(!strcmp(e->classes[c + 2 * n / 3], want), "%s: class %u is not '%s'", e->name,
+		      c + 2 * n / 3, want);
+	}
+}
+
 static void test_emulators(void)
 {
 	char err[512];
@@ -101,6 +121,8 @@ static void test_emulators(void)
 		CHECK(emulator_find(e->name) == e, "emulator '%s' appears twice", e->name);
 		CHECK(!e->next_io != !e->step, "%s: needs exactly one of next_io and step", e->name);
 		CHECK(e->classes && e->classes[0], "%s: no latency classes", e->name);
+		if (e->flags & EMU_SCHEDULED)
+			check_scheduled(e);
 		if (e->opts) {
 			check_table(e->name, e->opts, e->opts_size);
 			for (const struct opt_def *o = e->opts; o->name; o++)

@@ -1,0 +1,641 @@
+/*
+ * replay.c - replays a block I/O trace (any format 'appio trace formats'
+ * reads) against the target, open loop: every I/O is due at
+ * t0 + T_i / --speed on the monotonic clock, T_i being its issue time in the
+ * trace, and the core submits it then, whether or not earlier I/Os have
+ * completed (up to the in-flight cap, --qd or the trace's own maximum). So
+ * the replay keeps the trace's arrival process, bursts included, and a slow
+ * target shows as response time and issue lag rather than as a stretched
+ * schedule (no coordinated omission). --timing afap drops the schedule and
+ * replays at --qd in flight as fast as the target goes; --timing load too,
+ * but submits each I/O only once fewer than the trace's in-flight count at
+ * that I/O (itself included) are in flight, so the target sees the trace's
+ * queue depths, moment by moment, at its own pace.
+ *
+ * Flushes replay as flushes (fdatasync when the trace says datasync, else
+ * fsync: the engine's flush), discards as discards (BLKDISCARD on a device,
+ * hole punching on a file); a preflush write is a flush then the write, a
+ * FUA write the write then a flush, both due at the write's time.
+ *
+ * Offsets are the trace's, aligned down to --align (lengths up); when a
+ * device's footprint exceeds the target, --map refuses (error), wraps the
+ * offsets around the target (wrap) or scales them into it (scale). The
+ * trace's devices share the run's target, except those --device-map sends to
+ * targets of their own (opened here, with the run's O_DIRECT and --force).
+ *
+ * Each worker streams the trace with a reader of its own (no sharing across
+ * threads) and replays the devices whose index modulo --threads is its id;
+ * setup() reads the trace once first for its devices, footprint, largest
+ * transfer and in-flight maximum, so the trace must be a file, not a pipe.
+ * The core asks next_io() for an I/O before it waits for the I/O's time, so
+ * parsing the trace's next line falls in the slack before the I/O is due,
+ * not between its due time and its submission.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio_ext.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "appio/xalloc.h"
+#include "replay.h"
+
+#define MAX_DISCARD (1ULL << 30)        /* discards are split into pieces this large */
+#define MAX_BUFFERS (256ULL << 20)      /* bytes of I/O buffers a worker may hold */
+
+struct replay_worker {
+	struct trace_reader rd;
+	bool open;
+	struct replay_stats *st;
+	uint64_t origin;                /* t0 of the schedule on the monotonic clock */
+	uint64_t loop_off;              /* added to issue times in later loops */
+	uint64_t loop;
+	struct trace_rec rec;           /* the record being replayed */
+	uint8_t parts[3];               /* its I/Os: enum io_op */
+	unsigned nparts, ipart;
+	uint64_t disc_off, disc_left;   /* a discard being split */
+	uint64_t last_cap;              /* cap_waits at the last completion */
+};
+
+static const char *const timing_names[] = { "trace", "afap", "load", NULL };
+static const char *const map_names[] = { "error", "wrap", "scale", NULL };
+
+#define O(field) offsetof(struct replay_opts, field)
+static const struct opt_def replay_opt_table[] = {
+	{ "trace", OPT_STR, O(trace), NULL, "the trace to replay (a file; 'appio trace formats')" },
+	{ "from", OPT_STR, O(from), NULL, "the trace's format (default: guessed from its start)" },
+	{ "timing", OPT_ENUM, O(timing), "trace",
+	  "trace: each I/O at its time in the trace; afap: as fast as possible at --qd; load: as "
+	  "fast as possible at the trace's own in-flight count of each I/O", timing_names },
+	{ "speed", OPT_DOUBLE, O(speed), "1", "time scale: 2 replays twice as fast (> 0)" },
+	{ "loops", OPT_UINT, O(loops), "1", "replay the trace this many times, back to back",
+	  .min = 1, .max = 1000000 },
+	{ "map", OPT_ENUM, O(map), "error",
+	  "a footprint larger than the target: error, wrap (offsets modulo the size), scale",
+	  map_names },
+	{ "align", OPT_SIZE, O(align), NULL,
+	  "align offsets down and lengths up to this (default: the target's logical block "
+	  "size with O_DIRECT, else 512)", .max = 1ULL << 30 },
+	{ "ops", OPT_STR, O(ops), "read,write,flush,discard",
+	  "the ops to replay, a comma list of read, write, flush, discard" },
+	{ "device-map", OPT_STRLIST, O(device_map), NULL,
+	  "SRC=PATH: replay the trace's device SRC (its name or index) on PATH, an existing file "
+	  "or device, instead of --target; repeatable" },
+	{ "spin", OPT_UINT, O(spin_us), "50",
+	  "microseconds before an I/O's time to stop sleeping and spin (costs a CPU, keeps time)",
+	  .max = 1000000 },
+	{ "queue", OPT_BOOL, O(queue), NULL,
+	  "blkparse/blktrace: take requests at their Q (queued) event, not D (issued)" },
+	OPT_END,
+};
+#undef O
+
+static int bad(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int bad(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* "read,flush" -> a mask of 1 << TRACE_OP_*; -1 for an unknown name. */
+static int parse_ops(const char *s)
+{
+	char buf[128];
+	int mask = 0;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *save = NULL, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		unsigned op = 0;
+		while (op < TRACE_OP_NR && strcmp(trace_op_name(op), w))
+			op++;
+		if (op == TRACE_OP_NR)
+			return -1;
+		mask |= 1 << op;
+	}
+	return mask ? mask : -1;
+}
+
+static bool replay_will_write(const void *opts, bool write_sweep)
+{
+	const struct replay_opts *o = opts;
+	int mask = parse_ops(o->ops);
+
+	(void)write_sweep;
+	return mask < 0 || mask & (1 << TRACE_OP_WRITE | 1 << TRACE_OP_DISCARD);
+}
+
+/* What the first pass learns. */
+struct scan {
+	uint64_t n, last_ns, max_len;
+	int32_t max_inflight;
+	uint32_t max_dev_inflight_sum;
+	bool writes;
+};
+
+/* Room for devices 0..n-1 in the per-device tables. */
+static void grow_devs(struct replay_run *rr, uint32_t n, int32_t **dev_max)
+{
+	if (n <= rr->ndev)
+		return;
+	rr->extent = xrealloc(rr->extent, n * sizeof(*rr->extent));
+	rr->names = xrealloc(rr->names, n * sizeof(*rr->names));
+	rr->dev_tgt = xrealloc(rr->dev_tgt, n * sizeof(*rr->dev_tgt));
+	*dev_max = xrealloc(*dev_max, n * sizeof(**dev_max));
+	memset(rr->extent + rr->ndev, 0, (n - rr->ndev) * sizeof(*rr->extent));
+	memset(rr->names + rr->ndev, 0, (n - rr->ndev) * sizeof(*rr->names));
+	memset(rr->dev_tgt + rr->ndev, 0, (n - rr->ndev) * sizeof(*rr->dev_tgt));
+	memset(*dev_max + rr->ndev, 0, (n - rr->ndev) * sizeof(**dev_max));
+	rr->ndev = n;
+}
+
+static void scan_rec(struct replay_run *rr, struct scan *sc, const struct trace_rec *rec,
+		     int32_t **dev_max)
+{
+	grow_devs(rr, rec->dev + 1, dev_max);
+	if (rec->inflight > (*dev_max)[rec->dev])
+		(*dev_max)[rec->dev] = rec->inflight;
+	rr->has_inflight |= rec->inflight > 0;
+	sc->last_ns = rec->issue_ns > sc->last_ns ? rec->issue_ns : sc->last_ns;
+	if (!(rr->ops_mask & (1u << rec->op)))
+		return;
+	sc->n += 1 + (rec->op == TRACE_OP_WRITE && (rec->flags & TRACE_F_PREFLUSH)) +
+		 (rec->op == TRACE_OP_WRITE && (rec->flags & TRACE_F_FUA));
+	if (rec->op == TRACE_OP_FLUSH)
+		return;
+	sc->writes |= rec->op != TRACE_OP_READ;
+	if (rec->op != TRACE_OP_DISCARD && rec->length > sc->max_len)
+		sc->max_len = rec->length;
+	uint64_t end = rec->offset + rec->length;
+	if (end > rr->extent[rec->dev])
+		rr->extent[rec->dev] = end;
+}
+
+/* One pass over the trace: devices, footprints, sizes, in flight; -EINVAL names the line. */
+static int scan_trace(const struct replay_opts *o, struct replay_run *rr, struct scan *sc,
+		      volatile sig_atomic_t *stop, char *err, size_t errlen)
+{
+	struct trace_reader r;
+	struct trace_rec rec;
+	int32_t *dev_max = NULL;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	if ((rc = trace_open(&r, o->trace, rr->fmt, &rr->topts)) != 0) {
+		rc = bad(err, errlen, "--trace: %s", r.err);
+		goto out;
+	}
+	rr->fmt = r.fmt;
+	for (uint64_t n = 1; (rc = trace_next(&r, &rec)) == 0; n++) {
+		scan_rec(rr, sc, &rec, &dev_max);
+		if (!(n & 0xffff) && *stop) {
+			rc = -EINTR;
+			snprintf(err, errlen, "interrupted while reading the trace '%s'", o->trace);
+			goto out;
+		}
+	}
+	if (rc < 0) {
+		rc = bad(err, errlen, "--trace: %s", r.err);
+		goto out;
+	}
+	rc = 0;
+	grow_devs(rr, r.hdr.devs.n, &dev_max);
+	for (uint32_t d = 0; d < r.hdr.devs.n; d++)
+		memcpy(rr->names[d], r.hdr.devs.d[d].name, sizeof(rr->names[d]));
+	for (uint32_t d = 0; d < rr->ndev; d++) {
+		sc->max_dev_inflight_sum += dev_max[d] > 0 ? (uint32_t)dev_max[d] : 0;
+		if (dev_max[d] > sc->max_inflight)
+			sc->max_inflight = dev_max[d];
+	}
+	/* a loop lasts the trace plus one mean gap, so the seam is no burst */
+	rr->period_ns = sc->last_ns + (r.count > 1 ? sc->last_ns / (r.count - 1) : 1000000);
+	rr->ios_per_loop = sc->n;
+out:
+	free(dev_max);
+	trace_close(&r);
+	return rc;
+}
+
+static int check_fit(const struct replay_opts *o, const struct replay_run *rr,
+		     const struct scan *sc, char *err, size_t errlen)
+{
+	for (uint32_t d = 0; d < rr->ndev; d++) {
+		const struct target *t = &rr->tgt[rr->dev_tgt[d]];
+		uint64_t size = rr->size[rr->dev_tgt[d]];
+		uint64_t end = (rr->extent[d] + rr->align - 1) / rr->align * rr->align;
+		if (rr->extent[d] && sc->max_len > size)
+			return bad(err, errlen, "--trace: a %llu-byte transfer does not fit in the %llu "
+				   "bytes of '%s'", (unsigned long long)sc->max_len,
+				   (unsigned long long)size, t->path);
+		if (o->map == REPLAY_MAP_ERROR && end > size)
+			return bad(err, errlen, "--map error: device %u of the trace reaches byte %llu, "
+				   "beyond the target's %llu bytes (use --map wrap or --map scale, or "
+				   "a larger --size)", d, (unsigned long long)end,
+				   (unsigned long long)size);
+	}
+	return 0;
+}
+
+/* The index of the trace's device @src (a name, or a number), or -1. */
+static long find_dev(const struct replay_run *rr, const char *src, size_t len)
+{
+	char *end;
+	unsigned long n = strtoul(src, &end, 10);
+
+	for (uint32_t d = 0; d < rr->ndev; d++)
+		if (strlen(rr->names[d]) == len && !strncmp(rr->names[d], src, len))
+			return d;
+	return end == src + len && len && n < rr->ndev ? (long)n : -1;
+}
+
+/* Open each --device-map target and point its device at it. */
+static int open_map(struct emu_run *run, bool writes, char *err, size_t errlen)
+{
+	const struct replay_opts *o = run->opts;
+	struct replay_run *rr = run->priv;
+	char msg[400];
+
+	for (unsigned i = 0; i < o->device_map.n; i++) {
+		const char *m = o->device_map.v[i], *eq = strchr(m, '=');
+		long d = eq ? find_dev(rr, m, (size_t)(eq - m)) : -1;
+		if (!eq || !eq[1])
+			return bad(err, errlen, "--device-map: expected SRC=PATH, got '%s'", m);
+		if (d < 0)
+			return bad(err, errlen, "--device-map: the trace has no device '%.*s'",
+				   (int)(eq - m), m);
+		if (rr->ntgt == REPLAY_MAX_TARGETS)
+			return bad(err, errlen, "--device-map: at most %d entries", REPLAY_MAX_TARGETS);
+		struct target *t = &rr->tgt[++rr->ntgt];
+		struct target_open_args ta = { .path = eq + 1, .write = writes,
+					       .direct = run->target->direct, .force = run->force };
+		if (target_open(t, &ta, msg, sizeof(msg))) {
+			rr->ntgt--;
+			return bad(err, errlen, "--device-map: %s", msg);
+		}
+		if (t->kind == TARGET_DIR)
+			return bad(err, errlen, "--device-map: '%s' is a folder", t->path);
+		rr->dev_tgt[d] = (uint8_t)rr->ntgt;
+	}
+	return 0;
+}
+
+static int setup(struct emu_run *run, char *err, size_t errlen)
+{
+	const struct replay_opts *o = run->opts;
+	struct replay_run *rr = run->priv;
+	const struct target *t = run->target;
+	struct scan sc = { 0 };
+	int mask = parse_ops(o->ops);
+	int rc;
+
+	if (!o->trace)
+		return bad(err, errlen, "--trace: which trace? (--trace FILE)");
+	if (!strcmp(o->trace, "-"))
+		return bad(err, errlen, "--trace: the replay reads the trace more than once: "
+			   "give a file, not '-'");
+	if (mask < 0)
+		return bad(err, errlen, "--ops: expected a comma list of read, write, flush, discard, "
+			   "got '%s'", o->ops);
+	if (!(o->speed > 0) || o->speed > 1e6)
+		return bad(err, errlen, "--speed: expected a number above 0 (up to 1e6), got %g", o->speed);
+	if (o->from && !(rr->fmt = trace_format_find(o->from)))
+		return bad(err, errlen, "--from: unknown trace format '%s' (see 'appio trace formats')",
+			   o->from);
+	rr->ops_mask = (unsigned)mask;
+	rr->topts.queue_events = o->queue;
+	rr->tgt[0] = *t;
+	if ((rc = scan_trace(o, rr, &sc, run->stop, err, errlen)) != 0)
+		return rc;
+	if (!sc.n)
+		return bad(err, errlen, "--trace: '%s' has no I/O to replay%s", o->trace,
+			   mask != 15 ? " with these --ops" : "");
+	if ((rc = open_map(run, sc.writes, err, errlen)) != 0)
+		return rc;
+	unsigned lbs = t->direct ? t->lbs : 512;
+	for (unsigned k = 0; k <= rr->ntgt; k++)
+		lbs = rr->tgt[k].lbs > lbs ? rr->tgt[k].lbs : lbs;
+	rr->align = o->align ? o->align : t->direct ? lbs : 512;
+	if (t->direct && rr->align % lbs)
+		return bad(err, errlen, "--align: %llu is not a multiple of the logical block size "
+			   "(%u bytes) that O_DIRECT needs", (unsigned long long)rr->align, lbs);
+	for (unsigned k = 0; k <= rr->ntgt; k++)
+		rr->size[k] = rr->tgt[k].size / rr->align * rr->align;
+	if ((rc = check_fit(o, rr, &sc, err, errlen)) != 0)
+		return rc;
+	if (o->timing == REPLAY_LOAD && !rr->has_inflight)
+		return bad(err, errlen, "--timing load: '%s' tells neither in-flight counts nor "
+			   "completion times to count them from", o->trace);
+	if (sc.max_len > MAX_BUFFERS)
+		return bad(err, errlen, "--trace: a %llu-byte read or write; appio replays transfers "
+			   "of up to %llu bytes", (unsigned long long)sc.max_len,
+			   (unsigned long long)MAX_BUFFERS);
+	run->max_io = (uint32_t)((sc.max_len + rr->align - 1) / rr->align * rr->align);
+	if (!run->max_io)
+		run->max_io = (uint32_t)rr->align;
+	run->writes = sc.writes;
+	/* the trace's own maximum in flight (64 when it does not tell), within the buffers' bound */
+	uint64_t qd = sc.max_dev_inflight_sum ? sc.max_dev_inflight_sum : 64;
+	uint64_t most = MAX_BUFFERS / run->max_io;
+	rr->qd = (unsigned)(qd < most ? qd : most ? most : 1);
+	if (rr->qd > 4096)
+		rr->qd = 4096;
+	run->qd = rr->qd;
+	run->spin_ns = o->spin_us * 1000;
+	if (o->timing == REPLAY_TRACE)
+		run->expect_ns = (uint64_t)((double)rr->period_ns * (double)o->loops / o->speed) +
+				 REPLAY_LEAD_NS;
+	return 0;
+}
+
+static void release(struct replay_run *rr)
+{
+	for (unsigned k = 1; k <= rr->ntgt; k++)
+		target_close(&rr->tgt[k]);
+	rr->ntgt = 0;
+	free(rr->extent);
+	free(rr->names);
+	free(rr->dev_tgt);
+	rr->extent = NULL;
+	rr->names = NULL;
+	rr->dev_tgt = NULL;
+}
+
+/* teardown() does not follow a failed setup(): free here what it made */
+static int replay_setup(struct emu_run *run, char *err, size_t errlen)
+{
+	struct replay_run *rr = run->priv;
+	int rc = setup(run, err, errlen);
+
+	if (rc)
+		release(rr);
+	return rc;
+}
+
+static void replay_info(struct emu_run *run)
+{
+	const struct replay_opts *o = run->opts;
+	const struct replay_run *rr = run->priv;
+	char buf[320];
+
+	snprintf(buf, sizeof(buf), "'%s' (%s), %u device(s), %llu I/Os per loop", o->trace,
+		 rr->fmt ? rr->fmt->name : "?", rr->ndev, (unsigned long long)rr->ios_per_loop);
+	emu_info(run, "replay.trace", buf);
+	snprintf(buf, sizeof(buf), "%s, speed %g, %llu loop(s), map %s, align %llu, ops %s",
+		 timing_names[o->timing], o->speed, (unsigned long long)o->loops, map_names[o->map],
+		 (unsigned long long)rr->align, o->ops);
+	emu_info(run, "replay.mode", buf);
+	snprintf(buf, sizeof(buf), "%u", rr->qd);
+	emu_info(run, "replay.trace_qd", buf);
+	for (uint32_t d = 0; d < rr->ndev; d++) {
+		char key[80];
+		if (!rr->dev_tgt[d])
+			continue;
+		snprintf(key, sizeof(key), "replay.device.%.48s", rr->names[d]);
+		snprintf(buf, sizeof(buf), "%.300s", rr->tgt[rr->dev_tgt[d]].path);
+		emu_info(run, key, buf);
+	}
+}
+
+static int open_reader(struct emu_worker *w)
+{
+	struct replay_worker *rw = w->priv;
+	const struct replay_run *rr = w->run->priv;
+	const struct replay_opts *o = w->run->opts;
+
+	if (rw->open)
+		trace_close(&rw->rd);
+	memset(&rw->rd, 0, sizeof(rw->rd));
+	rw->open = true;
+	int rc = trace_open(&rw->rd, o->trace, rr->fmt, &rr->topts);
+	if (rc)
+		return emu_fail(w, rc, "--trace: %s", rw->rd.err);
+	/* read on the hot path by this thread alone: no stdio lock per line */
+	if (rw->rd.f)
+		__fsetlocking(rw->rd.f, FSETLOCKING_BYCALLER);
+	return 0;
+}
+
+static int replay_worker_init(struct emu_worker *w)
+{
+	struct replay_run *rr = w->run->priv;
+	const struct replay_opts *o = w->run->opts;
+	struct replay_worker *rw = w->priv;
+	struct replay_stats *st = xcalloc(1, sizeof(*st));
+
+	/* seconds of the whole schedule, a few more for lag; beyond, the last second counts */
+	double secs = (double)rr->period_ns * (double)o->loops / o->speed / 1e9;
+	st->nsec = secs < 1e7 ? (uint64_t)secs + 3 : 10000003;
+	st->due = xcalloc(st->nsec, sizeof(*st->due));
+	st->done = xcalloc(st->nsec, sizeof(*st->done));
+	st->late = xcalloc(st->nsec, sizeof(*st->late));
+	st->capped = xcalloc(st->nsec, 1);
+	st->first_due = st->first_sub = UINT64_MAX;
+	replay_stats_free(rr->ws[w->id]);
+	rr->ws[w->id] = st;
+	rw->st = st;
+	return open_reader(w);
+}
+
+static void replay_worker_fini(struct emu_worker *w)
+{
+	struct replay_worker *rw = w->priv;
+
+	if (rw->open)
+		trace_close(&rw->rd);
+	rw->open = false;
+	emu_count(w, RCN_CAP_WAITS, w->cap_waits);
+}
+
+/* The record's offset on the target: aligned, mapped, inside. */
+static uint64_t map_off(const struct replay_run *rr, int map, uint32_t dev, uint64_t off, uint64_t len)
+{
+	uint64_t size = rr->size[rr->dev_tgt[dev]];
+
+	if (map == REPLAY_MAP_WRAP)
+		off %= size;
+	else if (map == REPLAY_MAP_SCALE && rr->extent[dev] > size)
+		off = (uint64_t)((unsigned __int128)off * size / rr->extent[dev]);
+	off = off / rr->align * rr->align;
+	if (off + len > size)
+		off = len < size ? (size - len) / rr->align * rr->align : 0;
+	return off;
+}
+
+/* The I/Os of one record; false when it has none to replay. */
+static bool plan(struct emu_worker *w, const struct trace_rec *rec)
+{
+	const struct replay_run *rr = w->run->priv;
+	struct replay_worker *rw = w->priv;
+	uint8_t flush = rec->flags & TRACE_F_DATASYNC ? IO_FDATASYNC : IO_FSYNC;
+
+	if (rec->dev % w->pt->threads != w->id || !(rr->ops_mask & (1u << rec->op)))
+		return false;
+	rw->nparts = rw->ipart = 0;
+	if (rec->op != TRACE_OP_FLUSH && !rec->length) {
+		emu_count(w, RCN_SKIPPED, 1);
+		return false;
+	}
+	if (rec->op == TRACE_OP_WRITE && (rec->flags & TRACE_F_PREFLUSH))
+		rw->parts[rw->nparts++] = flush;
+	rw->parts[rw->nparts++] = rec->op == TRACE_OP_READ ? IO_READ : rec->op == TRACE_OP_WRITE ?
+				  IO_WRITE : rec->op == TRACE_OP_FLUSH ? flush : IO_DISCARD;
+	if (rec->op == TRACE_OP_WRITE && (rec->flags & TRACE_F_FUA))
+		rw->parts[rw->nparts++] = flush;
+	if (rec->op == TRACE_OP_DISCARD) {
+		uint64_t len = (rec->length + rr->align - 1) / rr->align * rr->align;
+		uint64_t size = rr->size[rr->dev_tgt[rec->dev]];
+		rw->disc_left = len < size ? len : size;
+		rw->disc_off = map_off(rr, ((const struct replay_opts *)w->run->opts)->map, rec->dev,
+				       rec->offset, rw->disc_left);
+	}
+	return true;
+}
+
+/* The next record of this worker; 1 at the end of the last loop. */
+static int next_rec(struct emu_worker *w)
+{
+	const struct replay_run *rr = w->run->priv;
+	const struct replay_opts *o = w->run->opts;
+	struct replay_worker *rw = w->priv;
+
+	for (;;) {
+		int rc = trace_next(&rw->rd, &rw->rec);
+		if (rc < 0)
+			return emu_fail(w, -EINVAL, "--trace: %s", rw->rd.err);
+		if (rc == 1) {
+			if (++rw->loop >= o->loops)
+				return 1;
+			rw->loop_off += rr->period_ns;
+			if ((rc = open_reader(w)) != 0)   /* cold: once per loop */
+				return rc;
+			continue;
+		}
+		if (plan(w, &rw->rec))
+			return 0;
+	}
+}
+
+static int replay_next_io(struct emu_worker *w, struct io_req *r)
+{
+	const struct replay_run *rr = w->run->priv;
+	const struct replay_opts *o = w->run->opts;
+	struct replay_worker *rw = w->priv;
+	const struct trace_rec *rec = &rw->rec;
+
+	if (rw->ipart == rw->nparts) {
+		int rc = next_rec(w);
+		if (rc)
+			return rc;
+	}
+	uint8_t op = rw->parts[rw->ipart];
+	r->op = op;
+	r->cls = op == IO_READ ? RC_READ : op == IO_WRITE ? RC_WRITE : op == IO_DISCARD ?
+		 RC_DISCARD : RC_FLUSH;
+	r->off = 0;
+	r->len = 0;
+	r->fd = rr->tgt[rr->dev_tgt[rec->dev]].fd;
+	if (op == IO_DISCARD) {
+		r->off = rw->disc_off;
+		r->len = (uint32_t)(rw->disc_left < MAX_DISCARD ? rw->disc_left : MAX_DISCARD);
+		rw->disc_off += r->len;
+		rw->disc_left -= r->len;
+		if (!rw->disc_left || rw->disc_off >= rr->size[rr->dev_tgt[rec->dev]])
+			rw->ipart++;
+	} else {
+		if (op <= IO_WRITE) {
+			uint64_t len = (rec->length + rr->align - 1) / rr->align * rr->align;
+			r->len = (uint32_t)len;
+			r->off = map_off(rr, o->map, rec->dev, rec->offset, len);
+		}
+		rw->ipart++;
+	}
+	uint64_t due = (uint64_t)((double)(rec->issue_ns + rw->loop_off) / o->speed);
+	uint64_t sec = due / 1000000000ULL;
+	struct replay_stats *st = rw->st;
+	st->due[sec < st->nsec ? sec : st->nsec - 1]++;
+	if (due < st->first_due)
+		st->first_due = due;
+	if (due > st->last_due)
+		st->last_due = due;
+	st->ios++;
+	if (!rw->origin)
+		rw->origin = w->t0 + REPLAY_LEAD_NS;
+	if (o->timing == REPLAY_TRACE)
+		r->t_intended = rw->origin + due;
+	else if (o->timing == REPLAY_LOAD)
+		w->inflight_limit = rec->inflight > 0 ? (unsigned)rec->inflight : 1;
+	return 0;
+}
+
+static void replay_complete_io(struct emu_worker *w, const struct io_req *r, uint64_t t_done)
+{
+	struct replay_worker *rw = w->priv;
+	struct replay_stats *st = rw->st;
+	uint64_t sub = r->t_start > rw->origin ? r->t_start - rw->origin : 0;
+	uint64_t sec = sub / 1000000000ULL;
+
+	(void)t_done;
+	if (sec >= st->nsec)
+		sec = st->nsec - 1;
+	st->done[sec]++;
+	if (sub < st->first_sub)
+		st->first_sub = sub;
+	if (sub > st->last_sub)
+		st->last_sub = sub;
+	if (w->cap_waits != rw->last_cap) {
+		st->capped[sec] = 1;
+		rw->last_cap = w->cap_waits;
+	}
+	if (r->t_intended && r->t_start - r->t_intended > REPLAY_LATE_NS) {
+		uint64_t due = (r->t_intended - rw->origin) / 1000000000ULL;
+		st->late[due < st->nsec ? due : st->nsec - 1]++;
+		emu_count(w, RCN_LATE, 1);
+	}
+}
+
+static void replay_teardown(struct emu_run *run)
+{
+	struct replay_run *rr = run->priv;
+
+	for (unsigned i = 0; i < REPLAY_MAX_WORKERS; i++) {
+		replay_stats_free(rr->ws[i]);
+		rr->ws[i] = NULL;
+	}
+	release(rr);
+}
+
+static void replay_describe(const void *opts, const char **name, const char **engine)
+{
+	(void)opts;
+	(void)engine;
+	*name = "replay";
+}
+
+const struct emu_ops emu_replay = {
+	.name = "replay",
+	.desc = "replays a block I/O trace on its own schedule (open loop), or as fast as possible",
+	.flags = EMU_TOTAL | EMU_WRITES | EMU_SCHEDULED,
+	.opts = replay_opt_table,
+	.opts_size = sizeof(struct replay_opts),
+	.run_priv_size = sizeof(struct replay_run),
+	.worker_priv_size = sizeof(struct replay_worker),
+	.classes = (const char *const[]){
+		"read", "write", "flush", "discard",
+		"read.response", "write.response", "flush.response", "discard.response",
+		"read.lag", "write.lag", "flush.lag", "discard.lag", NULL },
+	.counters = (const char *const[]){ "skipped", "late_1ms", "cap_waits", NULL },
+	.default_args = "--time 86400",
+	.will_write = replay_will_write,
+	.setup = replay_setup,
+	.info = replay_info,
+	.worker_init = replay_worker_init,
+	.next_io = replay_next_io,
+	.complete_io = replay_complete_io,
+	.worker_fini = replay_worker_fini,
+	.point_end = replay_point_end,
+	.teardown = replay_teardown,
+	.describe = replay_describe,
+	.summary = replay_summary,
+};

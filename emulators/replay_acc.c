@@ -1,0 +1,200 @@
+/*
+ * replay_acc.c - how faithfully a replay kept the trace's schedule, from the
+ * workers' per-second counts (replay.h) and the point's lag class:
+ *
+ *  - duration: first due time to last submission against first to last due
+ *    time (the trace's span at --speed), as an error in percent: how late
+ *    the replay ended;
+ *  - per-second IOPS: I/Os submitted in each second of the schedule against
+ *    I/Os due in it, as the mean absolute error over the seconds, also in
+ *    percent of the trace's mean;
+ *  - issue lag (submission minus due time) percentiles, and the share of
+ *    I/Os more than 1 ms late;
+ *  - a verdict: "kept up", or "could not keep up from second N" when in
+ *    second N (and none before) more than 1 % of the I/Os due were over 1 ms
+ *    late, saying whether the worker had waited at the in-flight cap then.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "appio/result.h"
+#include "appio/xalloc.h"
+#include "replay.h"
+
+void replay_stats_free(struct replay_stats *st)
+{
+	if (!st)
+		return;
+	free(st->due);
+	free(st->done);
+	free(st->late);
+	free(st->capped);
+	free(st);
+}
+
+/* The workers' statistics summed into one (owned by the caller). */
+static struct replay_stats *merge(struct replay_run *rr, unsigned threads)
+{
+	struct replay_stats *m = xcalloc(1, sizeof(*m));
+
+	m->first_due = m->first_sub = UINT64_MAX;
+	for (unsigned i = 0; i < threads && i < REPLAY_MAX_WORKERS; i++)
+		if (rr->ws[i] && rr->ws[i]->nsec > m->nsec)
+			m->nsec = rr->ws[i]->nsec;
+	m->due = xcalloc(m->nsec + 1, sizeof(*m->due));
+	m->done = xcalloc(m->nsec + 1, sizeof(*m->done));
+	m->late = xcalloc(m->nsec + 1, sizeof(*m->late));
+	m->capped = xcalloc(m->nsec + 1, 1);
+	for (unsigned i = 0; i < threads && i < REPLAY_MAX_WORKERS; i++) {
+		const struct replay_stats *s = rr->ws[i];
+		if (!s)
+			continue;
+		for (uint64_t k = 0; k < s->nsec; k++) {
+			m->due[k] += s->due[k];
+			m->done[k] += s->done[k];
+			m->late[k] += s->late[k];
+			m->capped[k] |= s->capped[k];
+		}
+		m->first_due = s->first_due < m->first_due ? s->first_due : m->first_due;
+		m->first_sub = s->first_sub < m->first_sub ? s->first_sub : m->first_sub;
+		m->last_due = s->last_due > m->last_due ? s->last_due : m->last_due;
+		m->last_sub = s->last_sub > m->last_sub ? s->last_sub : m->last_sub;
+	}
+	return m;
+}
+
+static void info(struct emu_run *run, const char *prefix, const char *key, const char *fmt, double v)
+{
+	char k[64], val[64];
+
+	snprintf(k, sizeof(k), "%s%s", prefix, key);
+	snprintf(val, sizeof(val), fmt, v);
+	emu_info(run, k, val);
+}
+
+/* The verdict of @m into @buf. */
+static void verdict(const struct replay_stats *m, uint64_t nsec, int timing, unsigned qd,
+		    char *buf, size_t len)
+{
+	if (timing != REPLAY_TRACE) {
+		snprintf(buf, len, "as fast as possible (no schedule to keep)%s",
+			 timing == REPLAY_LOAD ? " at the trace's in-flight counts" : "");
+		return;
+	}
+	for (uint64_t s = 0; s < nsec; s++) {
+		if (!m->late[s] || (uint64_t)m->late[s] * 100 <= m->due[s])
+			continue;
+		bool cap = m->capped[s] || (s && m->capped[s - 1]);
+		snprintf(buf, len, "could not keep up from second %llu (%s)", (unsigned long long)s,
+			 cap ? "the in-flight cap was reached" : "lag growing");
+		if (cap)
+			snprintf(buf + strlen(buf) - 1, len - strlen(buf) + 1, ": --qd %u)", qd);
+		return;
+	}
+	snprintf(buf, len, "kept up");
+}
+
+void replay_point_end(struct emu_run *run, const struct point_result *p)
+{
+	const struct replay_opts *o = run->opts;
+	struct replay_run *rr = run->priv;
+	struct replay_stats *m = merge(rr, p->pt.threads);
+	char prefix[32], buf[160];
+	uint64_t ios = 0, late = 0, due_all = 0;
+
+	if (++rr->npoints > 1)
+		snprintf(prefix, sizeof(prefix), "replay.%u.", rr->npoints);
+	else
+		snprintf(prefix, sizeof(prefix), "replay.");
+	/* the seconds the schedule spans, and any the replay ran over into */
+	uint64_t nsec = 0;
+	for (uint64_t k = 0; k < m->nsec; k++)
+		if (m->due[k] || m->done[k])
+			nsec = k + 1;
+	double sum_err = 0;
+	for (uint64_t k = 0; k < nsec; k++) {
+		sum_err += fabs((double)m->done[k] - (double)m->due[k]);
+		ios += m->done[k];
+		due_all += m->due[k];
+		late += m->late[k];
+	}
+	double trace_s = ios && m->last_due > m->first_due ? (double)(m->last_due - m->first_due) / 1e9 : 0;
+	/* from the first due time: a late first I/O does not shorten the replay */
+	double replay_s = ios && m->last_sub > m->first_due ? (double)(m->last_sub - m->first_due) / 1e9 : 0;
+	double mean = nsec ? (double)due_all / (double)nsec : 0;
+	double mae = nsec ? sum_err / (double)nsec : 0;
+	const struct cls_result *lag = point_class(p, "lag");
+
+	verdict(m, nsec, o->timing, p->pt.qd, buf, sizeof(buf));
+	char key[64];
+	snprintf(key, sizeof(key), "%sverdict", prefix);
+	emu_info(run, key, buf);
+	info(run, prefix, "ios", "%.0f", (double)ios);
+	info(run, prefix, "duration_s", "%.6f", replay_s);
+	info(run, prefix, "trace_duration_s", "%.6f", trace_s);
+	info(run, prefix, "duration_error_pct", "%.4f", trace_s > 0 ? (replay_s - trace_s) / trace_s * 100 : 0);
+	info(run, prefix, "trace_iops_mean", "%.1f", mean);
+	info(run, prefix, "iops_mae", "%.2f", mae);
+	info(run, prefix, "iops_mae_pct", "%.3f", mean > 0 ? mae / mean * 100 : 0);
+	info(run, prefix, "late_1ms_pct", "%.3f", ios ? (double)late / (double)ios * 100 : 0);
+	if (lag && lag->ops) {
+		info(run, prefix, "lag_p50_ns", "%.0f", (double)lag->lat.p50);
+		info(run, prefix, "lag_p99_ns", "%.0f", (double)lag->lat.p99);
+		info(run, prefix, "lag_p999_ns", "%.0f", (double)lag->lat.p999);
+		info(run, prefix, "lag_max_ns", "%.0f", (double)lag->lat.max);
+	}
+	replay_stats_free(m);
+	for (unsigned i = 0; i < REPLAY_MAX_WORKERS; i++) {
+		replay_stats_free(rr->ws[i]);
+		rr->ws[i] = NULL;
+	}
+}
+
+/* The value of info key @prefix@key, or NULL. */
+static const char *get(const struct result *res, const char *prefix, const char *key)
+{
+	char k[64];
+
+	snprintf(k, sizeof(k), "%s%s", prefix, key);
+	for (unsigned i = 0; i < res->ninfo; i++)
+		if (!strcmp(res->info[i].key, k))
+			return res->info[i].val;
+	return NULL;
+}
+
+static double num(const struct result *res, const char *prefix, const char *key)
+{
+	const char *v = get(res, prefix, key);
+	return v ? strtod(v, NULL) : 0;
+}
+
+void replay_summary(const void *opts, const struct result *res, FILE *f)
+{
+	char prefix[32], a[32], b[32], c[32], d[32];
+
+	(void)opts;
+	for (unsigned n = 1; n <= res->npoints; n++) {
+		if (n > 1)
+			snprintf(prefix, sizeof(prefix), "replay.%u.", n);
+		else
+			snprintf(prefix, sizeof(prefix), "replay.");
+		const char *v = get(res, prefix, "verdict");
+		if (!v)
+			continue;
+		fprintf(f, "replay%s%.0u: %s\n", n > 1 ? " point " : "", n > 1 ? n : 0, v);
+		fprintf(f, "  duration %.4f s against the trace's %.4f s (%+.3f %%), %.0f I/Os\n",
+			num(res, prefix, "duration_s"), num(res, prefix, "trace_duration_s"),
+			num(res, prefix, "duration_error_pct"), num(res, prefix, "ios"));
+		fprintf(f, "  per-second IOPS: mean absolute error %.1f (%.2f %% of the trace's mean %.1f)\n",
+			num(res, prefix, "iops_mae"), num(res, prefix, "iops_mae_pct"),
+			num(res, prefix, "trace_iops_mean"));
+		if (get(res, prefix, "lag_p50_ns"))
+			fprintf(f, "  issue lag: p50 %s, p99 %s, p99.9 %s, max %s; %.2f %% of I/Os more than 1 ms late\n",
+				fmt_ns(num(res, prefix, "lag_p50_ns"), a, sizeof(a)),
+				fmt_ns(num(res, prefix, "lag_p99_ns"), b, sizeof(b)),
+				fmt_ns(num(res, prefix, "lag_p999_ns"), c, sizeof(c)),
+				fmt_ns(num(res, prefix, "lag_max_ns"), d, sizeof(d)),
+				num(res, prefix, "late_1ms_pct"));
+	}
+}
