@@ -55,7 +55,7 @@ extern const struct emu_ops db_oltp_ops;
 
 /* Class and counter indexes of db_oltp_ops. */
 enum { DB_CLS_TXN, DB_CLS_READ, DB_CLS_WRITE, DB_CLS_OTHER };
-enum { DB_CNT_ERRORS, DB_CNT_RETRIES, DB_CNT_RECONNECTS };
+enum { DB_CNT_ERRORS, DB_CNT_RETRIES, DB_CNT_RECONNECTS, DB_CNT_RETRIED_STMTS };
 
 /* SysBench's templates for c and pad (sysbench.rand.string: '#' = a digit). */
 extern const char db_c_template[DB_C_LEN + 1];

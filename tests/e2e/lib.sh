@@ -48,6 +48,13 @@ jq_check() {
 	fi
 }
 
+# mix_filter READS WRITES OTHER: a jq filter, true for a point of 'appio db'
+# that ran transactions with exactly that many statements of each class.
+mix_filter() {
+	echo ".classes as \$c | \$c.txn.ops > 0 and \$c.read.ops == $1 * \$c.txn.ops and
+	      \$c.write.ops == $2 * \$c.txn.ops and \$c.other.ops == $3 * \$c.txn.ops"
+}
+
 # one_line_error DESC: the last expect_exit printed exactly one line on stderr.
 one_line_error() {
 	local n
