@@ -4,19 +4,11 @@
 cd "$T"
 "$APPIO" run 4k-randwrite --target f.dat --size 16M --time 1 >/dev/null 2>&1
 
-# wait_for SECONDS CMD...: poll until CMD succeeds; 1 if it never does. The
-# signals below go at a known moment of the run, not after a guessed sleep
-# that a loaded machine can overrun.
-wait_for() {
-	local end=$((SECONDS + $1)); shift
-	until "$@" 2>/dev/null; do [ $SECONDS -lt $end ] || return 1; sleep 0.05; done
-}
-
 # the JSON is rewritten after each point: once it holds the first one, the
 # second point (2 threads) is running; interrupt it a second in
 "$APPIO" run 4k-randread --target f.dat --threads 1,2 --time 3 --json int.json >out 2>err &
 pid=$!
-wait_for 30 jq -e '.points | length == 1' int.json >/dev/null || not_ok "the first point finished in 30 s"
+wait_for 30 jq -e '.points | length == 1' int.json || not_ok "the first point finished in 30 s"
 sleep 1
 start=$(date +%s%N)
 kill -INT $pid

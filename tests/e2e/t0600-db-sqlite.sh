@@ -64,10 +64,12 @@ jq_check "--skip-trx, --point-selects 3, --range-selects off: 3 reads, 4 writes,
 jq_check "--sqlite-journal and --sqlite-synchronous reach the database" j.json \
 	'.info.journal_mode == "delete" and .info.synchronous == "normal"'
 
-# Ctrl-C keeps the finished point and the partial one
+# Ctrl-C keeps the finished point and the partial one: a second into the
+# second point (the JSON is rewritten after each point)
 "$APPIO" db run oltp_read_write "${DB[@]}" --threads 1,2 --time 3 --json int.json >out 2>err &
 pid=$!
-sleep 4.5
+wait_for 30 jq -e '.points | length == 1' int.json || not_ok "the first point finished in 30 s"
+sleep 1
 kill -INT $pid
 wait $pid
 rc=$?

@@ -26,13 +26,27 @@ count() {
 	esac
 }
 
+# running: appio's connection is open on the server (besides the one asking)
+running() {
+	local n
+	case $KIND in
+	mariadb) n=$(mariadb --no-defaults --socket="$SRV/mysqld.sock" -uappio appio -N -e \
+		"SELECT count(*) FROM information_schema.processlist WHERE user = 'appio' AND id <> connection_id()") ;;
+	postgres) n=$(psql -X -h "$SRV" -p "$(cat "$SRV/port")" -U appio appio -tAc \
+		"SELECT count(*) FROM pg_stat_activity WHERE usename = 'appio' AND pid <> pg_backend_pid()") ;;
+	esac
+	[ "${n:-0}" -ge 1 ]
+}
+
 # The server goes away during a run: a clean stop naming it, or with
-# --reconnect, reconnects that are counted.
+# --reconnect, reconnects that are counted. The stop comes half a second after
+# the run's connection shows on the server, not after a guessed sleep.
 lost_connection() {
 	"$APPIO" db prepare oltp_point_select "${C[@]}" --table-size 1000 >/dev/null 2>&1
 	"$APPIO" db run oltp_point_select "${C[@]}" --table-size 1000 --time 5 >"$T/lost.out" 2>"$T/lost.err" &
 	local pid=$! rc
-	sleep 1.5
+	wait_for 30 running || not_ok "$KIND: the run connected in 30 s"
+	sleep 0.5
 	"$ROOT/scripts/db-stop.sh" "$SRV"
 	wait $pid
 	rc=$?
@@ -43,7 +57,8 @@ lost_connection() {
 	"$APPIO" db run oltp_point_select "${C[@]}" --table-size 1000 --time 5 --reconnect \
 		--json "$T/rec.json" >/dev/null 2>"$T/lost.err" &
 	pid=$!
-	sleep 1.5
+	wait_for 30 running || not_ok "$KIND: the run connected in 30 s"
+	sleep 0.5
 	"$ROOT/scripts/db-stop.sh" "$SRV"
 	"$ROOT/scripts/db-start.sh" "$KIND" "$SRV" >/dev/null 2>&1
 	wait $pid
