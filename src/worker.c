@@ -123,15 +123,16 @@ static void roll(struct worker *w, uint64_t t)
 	}
 }
 
-/* Account one finished operation of class @cls, latency @lat, ending at @t. */
-static inline void account(struct worker *w, unsigned cls, uint64_t lat,
-			   uint64_t bytes, uint64_t t)
+/* Does a sample ending at @t fall in the measured window? */
+static inline bool in_window(const struct worker *w, uint64_t t)
 {
-	if (t < w->t_measure ||
-	    t >= atomic_load_explicit(&w->pc->t_end, memory_order_relaxed))
-		return;
-	if (t >= w->next_boundary)
-		roll(w, t);
+	return t >= w->t_measure &&
+	       t < atomic_load_explicit(&w->pc->t_end, memory_order_relaxed);
+}
+
+/* Add one sample to the histograms and to the second being filled. */
+static inline void add_sample(struct worker *w, unsigned cls, uint64_t lat, uint64_t bytes)
+{
 	hist_record(&w->hist[cls], lat);
 	struct ival_cls *ic = &w->iv[w->cur].c[cls];
 	ic->ops++;
@@ -144,6 +145,17 @@ static inline void account(struct worker *w, unsigned cls, uint64_t lat,
 		w->bytes[cls] += bytes;
 		w->sizes[cls][63 - __builtin_clzll(bytes)]++;
 	}
+}
+
+/* Account one finished operation of class @cls, latency @lat, ending at @t. */
+static inline void account(struct worker *w, unsigned cls, uint64_t lat,
+			   uint64_t bytes, uint64_t t)
+{
+	if (!in_window(w, t))
+		return;
+	if (t >= w->next_boundary)
+		roll(w, t);
+	add_sample(w, cls, lat, bytes);
 }
 
 static bool stopping(const struct worker *w, uint64_t now)
@@ -197,6 +209,19 @@ void emu_record_span(struct emu_worker *ew, unsigned cls, uint64_t t_start,
 void emu_record(struct emu_worker *ew, unsigned cls, uint64_t t_start, uint64_t bytes)
 {
 	emu_record_span(ew, cls, t_start, emu_now(), bytes);
+}
+
+void emu_record_group(struct emu_worker *ew, const struct emu_sample *s, unsigned n, uint64_t t)
+{
+	struct worker *w = core_of(ew);
+
+	/* one window test and one roll for all: t_end may drop between two reads */
+	if (!in_window(w, t))
+		return;
+	if (t >= w->next_boundary)
+		roll(w, t);
+	for (unsigned i = 0; i < n; i++)
+		add_sample(w, s[i].cls, s[i].lat_ns, s[i].bytes);
 }
 
 static int io_error(struct worker *w, const struct io_req *r)

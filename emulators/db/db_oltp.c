@@ -17,10 +17,14 @@
  * writes; BEGIN and COMMIT other. Two differences make appio's counts exact
  * per transaction: SysBench counts a write that changed no row as "other"
  * where appio counts by statement, and appio counts the statements of
- * committed transactions only. A deadlock or serialization failure rolls
- * the transaction back and runs it again with fresh random values, counted
- * under errors and retries; the transaction's latency includes its retries,
- * as the application would see it.
+ * committed transactions only, recorded together with their transaction at
+ * its commit, so a transaction that straddles the start or the end of the
+ * measured window is counted with all its statements or with none. A
+ * deadlock or serialization failure rolls the transaction back and runs it
+ * again with fresh random values, counted under errors and retries; the
+ * statements the failed attempt had run go to their own counter,
+ * retried_stmts, never to reads, writes or other; the transaction's latency
+ * includes its retries, as the application would see it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -90,17 +94,11 @@ struct oltp_run {
 	struct { unsigned group, count; } plan[16];
 };
 
-/* A statement that succeeded, recorded once its transaction commits. */
-struct done_stmt {
-	unsigned cls;
-	uint64_t t_start, t_end;
-};
-
 /* A worker's connection and its statements (tables x ST_N, NULL when unused). */
 struct oltp_worker {
 	struct db_conn *conn;
 	struct db_stmt **st;
-	struct done_stmt *done;         /* r->stmts_per_txn */
+	struct emu_sample *done;        /* r->stmts_per_txn + 1: the statements, then the txn */
 	unsigned ndone;
 	char c[DB_C_LEN], pad[DB_PAD_LEN];
 };
@@ -108,19 +106,22 @@ struct oltp_worker {
 /* Note a statement of class @cls that began at @t and succeeded just now. */
 static void note(struct oltp_worker *ow, unsigned cls, uint64_t t)
 {
-	ow->done[ow->ndone++] = (struct done_stmt){ cls, t, emu_now() };
+	ow->done[ow->ndone++] = (struct emu_sample){ .cls = cls, .lat_ns = emu_now() - t };
 }
 
 /*
- * The transaction committed: record its statements. A transaction rolled
- * back for a retry records none, so reads, writes and other per transaction
- * are exactly the workload's mix; the retry shows in its counters and in the
- * transaction's latency.
+ * The transaction that began at @t0 committed: record it and its statements
+ * as one unit at the commit's time. A transaction rolled back for a retry
+ * records none, so reads, writes and other per transaction are exactly the
+ * workload's mix, in every second as in the whole point; the retry shows in
+ * its counters and in the transaction's latency.
  */
-static void flush_done(struct emu_worker *w, struct oltp_worker *ow)
+static void flush_done(struct emu_worker *w, struct oltp_worker *ow, uint64_t t0)
 {
-	for (unsigned i = 0; i < ow->ndone; i++)
-		emu_record_span(w, ow->done[i].cls, ow->done[i].t_start, ow->done[i].t_end, 0);
+	uint64_t t = emu_now();
+
+	ow->done[ow->ndone++] = (struct emu_sample){ .cls = DB_CLS_TXN, .lat_ns = t - t0 };
+	emu_record_group(w, ow->done, ow->ndone, t);
 	ow->ndone = 0;
 }
 
@@ -458,11 +459,11 @@ static int oltp_step(struct emu_worker *w)
 		ow->ndone = 0;
 		int rc = run_event(w, r, ow);
 		if (!rc) {
-			flush_done(w, ow);
-			emu_record(w, DB_CLS_TXN, t0, 0);
+			flush_done(w, ow, t0);
 			return 0;
 		}
 		emu_count(w, DB_CNT_ERRORS, 1);
+		emu_count(w, DB_CNT_RETRIED_STMTS, ow->ndone);
 		if (rc == DB_RETRY) {
 			emu_count(w, DB_CNT_RETRIES, 1);
 			rc = r->drv->rollback(ow->conn);
@@ -480,7 +481,8 @@ static int oltp_step(struct emu_worker *w)
 }
 
 static const char *const oltp_classes[] = { "txn", "read", "write", "other", NULL };
-static const char *const oltp_counters[] = { "errors", "retries", "reconnects", NULL };
+static const char *const oltp_counters[] = { "errors", "retries", "reconnects",
+					      "retried_stmts", NULL };
 
 const struct emu_ops emu_db = {
 	.name = "db",

@@ -69,7 +69,7 @@ void db_summary(const void *opts, const struct result *res, FILE *f);
 
 /* Class and counter indexes of emu_db. */
 enum { DB_CLS_TXN, DB_CLS_READ, DB_CLS_WRITE, DB_CLS_OTHER };
-enum { DB_CNT_ERRORS, DB_CNT_RETRIES, DB_CNT_RECONNECTS };
+enum { DB_CNT_ERRORS, DB_CNT_RETRIES, DB_CNT_RECONNECTS, DB_CNT_RETRIED_STMTS };
 
 /* SysBench's templates for c and pad (sysbench.rand.string: '#' = a digit). */
 extern const char db_c_template[DB_C_LEN + 1];

@@ -409,6 +409,24 @@ void emu_record(struct emu_worker *w, unsigned cls, uint64_t t_start, uint64_t b
 /* As emu_record() with an explicit end time. */
 void emu_record_span(struct emu_worker *w, unsigned cls, uint64_t t_start, uint64_t t_end, uint64_t bytes);
 
+/* One operation for emu_record_group(): its class, latency and bytes. */
+struct emu_sample {
+	unsigned cls;
+	uint64_t lat_ns;
+	uint64_t bytes;
+};
+
+/*
+ * Record @n operations that belong together (a transaction and its
+ * statements) as one unit ending at @t: either all of them are counted, in
+ * the same per-second interval, or, when @t falls outside the measured
+ * window, none. Each keeps its own latency. Recording them one by one with
+ * their own end times would count the statements of a transaction that
+ * straddles the start or the end of the window without the transaction, or
+ * the reverse, and split it across two seconds.
+ */
+void emu_record_group(struct emu_worker *w, const struct emu_sample *s, unsigned n, uint64_t t);
+
 /*
  * The worker's I/O buffer @i (0 <= i < max(qd,1)), run->max_io bytes, aligned
  * to 4096; its contents are refilled with fresh random data by emu_fill().

@@ -48,6 +48,21 @@ jq_check() {
 	fi
 }
 
+# mix_filter READS WRITES OTHER: a jq filter, true for a point of 'appio db'
+# that ran transactions with exactly that many statements of each class.
+mix_filter() {
+	echo ".classes as \$c | \$c.txn.ops > 0 and \$c.read.ops == $1 * \$c.txn.ops and
+	      \$c.write.ops == $2 * \$c.txn.ops and \$c.other.ops == $3 * \$c.txn.ops"
+}
+
+# wait_for SECONDS CMD...: poll until CMD succeeds; status 1 if it never does.
+# A signal or a stop then comes at a known moment of a run, not after a
+# guessed sleep that a loaded machine overruns.
+wait_for() {
+	local end=$((SECONDS + $1)); shift
+	until "$@" >/dev/null 2>&1; do [ $SECONDS -lt $end ] || return 1; sleep 0.05; done
+}
+
 # one_line_error DESC: the last expect_exit printed exactly one line on stderr.
 one_line_error() {
 	local n

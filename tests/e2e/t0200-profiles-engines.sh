@@ -69,7 +69,31 @@ check "--csv writes the series" run 4k-randread --target f.dat --time 2 --csv s
 if [ -s s_total.csv ] && [ "$(wc -l < s_total.csv)" -eq 3 ] && head -1 s_total.csv | grep -q '^point,threads,qd,write_pct,second,ops_per_s'; then
 	ok "csv: header and one row a second"; else not_ok "csv: header and one row a second"; fi
 
-# the same seed gives the same choices
-check "seeded run 1" run 4k-randread --target f.dat --engine null --time 1 --seed 7 --json s1.json
-jq_check "the seed is recorded" s1.json '.seed == 7'
+# the same seed gives the same choices: the first N requests the sync engine
+# issues (operation, size, offset, as the kernel sees them) are the same in two
+# runs with one seed and differ with another
+N=500
+issued() {  # SEED OUT: the requests a seeded fileserver run issues, one a line
+	strace -f -qq -P f.dat -e trace=pread64,pwrite64 -o "$2.trace" \
+		"$APPIO" run fileserver --target f.dat --engine sync --threads 1 --qd 1 --time 2 \
+		--seed "$1" --json "$2.json" >/dev/null 2>&1
+	sed -nE 's/^[0-9]+ +(pread64|pwrite64)\([0-9]+, .*, ([0-9]+), ([0-9]+)\) = [0-9]+$/\1 \2 \3/p' \
+		"$2.trace" >"$2"
+}
+if command -v strace >/dev/null; then
+	issued 7 s1 && issued 7 s2 && issued 8 s3
+	n1=$(wc -l <s1) n2=$(wc -l <s2) n3=$(wc -l <s3)
+	if [ "$n1" -ge $N ] && [ "$n2" -ge $N ] && [ "$n3" -ge $N ]; then
+		ok "seeded runs issued at least $N requests each"
+		cmp -s <(head -n $N s1) <(head -n $N s2) && ok "the same seed gives the same $N offsets and sizes" ||
+			{ not_ok "the same seed gives the same $N offsets and sizes"; diff <(head -n $N s1) <(head -n $N s2) | head -5; }
+		cmp -s <(head -n $N s1) <(head -n $N s3) && not_ok "another seed gives other offsets and sizes" ||
+			ok "another seed gives other offsets and sizes"
+	else
+		not_ok "seeded runs issued at least $N requests each ($n1, $n2, $n3)"
+	fi
+	jq_check "the seed is recorded" s1.json '.seed == 7'
+else
+	skip "the same seed gives the same choices" "no strace"
+fi
 finish

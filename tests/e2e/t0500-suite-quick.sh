@@ -72,7 +72,9 @@ grep -q "round 2/5: .* IOPS, mean .*suite ETA <=" "$T/stdout" && ok "round lines
 "$APPIO" suite quick --target f.dat --json int.json --fill-passes 0 --profiles 4k-randread --round-time 2 \
 	--max-rounds 5 --apps none --db none >int.out 2>&1 &
 pid=$!
-sleep 3
+# once the document holds a finished round (it is rewritten after each one)
+wait_for 30 jq -e '.phases[0].steady_state.rounds | length >= 1' int.json ||
+	not_ok "a round finished in 30 s"
 kill -INT $pid
 wait $pid
 rc=$?

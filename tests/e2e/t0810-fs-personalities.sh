@@ -23,11 +23,11 @@ done
 jq_check "fileserver-fs: every operation of the loop" fileserver-fs.json \
 	'.points[1].classes | ([.create,.write,.append,.read,.close,.delete,.stat,.open] | all(.ops > 0)) and .fsync.ops == 0'
 jq_check "fileserver-fs: a loop is create, 3 closes, 2 opens, delete, stat" fileserver-fs.json \
-	'.points[1].classes | (.close.ops - 3 * .loop.ops | fabs) <= 12 and (.create.ops - .delete.ops | fabs) <= 4'
+	'.points[1].classes | .loop.ops > 0 and (.close.ops - 3 * .loop.ops | fabs) <= 12 and (.create.ops - .delete.ops | fabs) <= 4'
 jq_check "webserver-fs: ten reads and one log append a loop" webserver-fs.json \
-	'.points[1].classes | (.open.ops - 10 * .loop.ops | fabs) <= 40 and (.append.ops - .loop.ops | fabs) <= 4 and .create.ops == 0'
+	'.points[1].classes | .loop.ops > 0 and (.open.ops - 10 * .loop.ops | fabs) <= 40 and (.append.ops - .loop.ops | fabs) <= 4 and .create.ops == 0'
 jq_check "mailserver-fs: two fsyncs a loop" mailserver-fs.json \
-	'.points[1].classes | (.fsync.ops - 2 * .loop.ops | fabs) <= 8 and .delete.ops > 0'
+	'.points[1].classes | .loop.ops > 0 and (.fsync.ops - 2 * .loop.ops | fabs) <= 8 and .delete.ops > 0'
 
 [ "$(count d/fileserver-fs)" -eq 160 ] && ok "fileserver-fs leaves 80% of 200 files" || not_ok "fileserver-fs leaves $(count d/fileserver-fs) files, not 160"
 [ "$(count d/webserver-fs)" -eq 200 ] && ok "webserver-fs leaves its 200 files" || not_ok "webserver-fs leaves $(count d/webserver-fs) files"
@@ -47,7 +47,7 @@ jq_check "by default appends start writeback" fileserver-fs.json '.points[0].cou
 jq_check "by default the mail server reads with O_DIRECT and appends buffered" mailserver-fs.json \
 	'.points[0].counters.direct_switches > 0'
 check "--cached" run webserver-fs --target d $small --threads 2 --cached --json cached.json
-jq_check "--cached starts no writeback" cached.json '.points[0].counters.writeback_starts == 0'
+jq_check "--cached starts no writeback" cached.json '.points[0] | .classes.append.ops > 0 and .counters.writeback_starts == 0'
 if command -v strace >/dev/null; then
 	strace -f -y -qq -e trace=openat -o trace.txt "$APPIO" run webserver-fs --target d $small --threads 1 --time 1 >/dev/null 2>&1
 	if grep -q 'webserver-fs>, "d[0-9]*/f[0-9]*", O_RDONLY|O_DIRECT' trace.txt; then ok "reads open files with O_DIRECT"; else not_ok "reads open files with O_DIRECT"; fi

@@ -5,6 +5,9 @@
  * RUN(fn) for each and returns check_done(). Every RUN prints "ok - fn" or
  * "not ok - fn" (TAP style); tests/run.sh counts those lines. CHECK() records
  * a failure with file, line and a printf-style explanation and goes on.
+ * SKIP() ends a test that cannot run here (no root, no device): RUN then
+ * prints "ok - fn # skip REASON", which tests/run.sh counts as skipped, not
+ * passed; a failure checked before the SKIP still makes it "not ok".
  */
 #ifndef APPIO_TEST_CHECK_H
 #define APPIO_TEST_CHECK_H
@@ -13,6 +16,7 @@
 
 static int check_case_failures;
 static int check_total_failures;
+static char check_skip_reason[160];
 
 #define CHECK(cond, ...) do { \
 	if (!(cond)) { \
@@ -23,10 +27,22 @@ static int check_total_failures;
 	} \
 } while (0)
 
+/* Skip the rest of this test function (it returns), with a printf-style reason. */
+#define SKIP(...) do { \
+	snprintf(check_skip_reason, sizeof(check_skip_reason), __VA_ARGS__); \
+	return; \
+} while (0)
+
 #define RUN(fn) do { \
 	check_case_failures = 0; \
+	check_skip_reason[0] = '\0'; \
 	fn(); \
-	printf("%s - %s\n", check_case_failures ? "not ok" : "ok", #fn); \
+	if (check_case_failures) \
+		printf("not ok - %s\n", #fn); \
+	else if (check_skip_reason[0]) \
+		printf("ok - %s # skip %s\n", #fn, check_skip_reason); \
+	else \
+		printf("ok - %s\n", #fn); \
 	fflush(stdout); \
 	if (check_case_failures) \
 		check_total_failures++; \

@@ -389,10 +389,8 @@ static void test_loop_device(void)
 	char dev[64];
 
 	if (geteuid() != 0 || write_file(file, "", 0) < 0 || truncate(file, (off_t)(8 * MIB)) < 0 ||
-	    loop_attach(file, dev, sizeof(dev)) < 0) {
-		printf("# skip test_loop_device: needs root and a free loop device\n");
-		return;
-	}
+	    loop_attach(file, dev, sizeof(dev)) < 0)
+		SKIP("needs root and a free loop device");
 	check_blank_device(dev);
 	check_used_device(dev);
 	loop_detach(dev);

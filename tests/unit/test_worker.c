@@ -1,0 +1,89 @@
+/*
+ * test_worker.c - the worker's recording against the measured window,
+ * through the real runner: operations recorded as a group (a transaction
+ * and its statements) are counted together or not at all, in the window as
+ * in every second of the series, even for the transactions that straddle
+ * the end of the ramp and the end of the point.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "appio/emulator.h"
+#include "appio/result.h"
+#include "appio/runner.h"
+#include "check.h"
+
+#define STMTS 3
+#define STMT_NS 2000000L        /* each statement sleeps 2 ms: transactions of ~6 ms */
+
+enum { CLS_TXN, CLS_STMT };
+
+/* A transaction of STMTS statements, recorded at its end as one group. */
+static int txn_step(struct emu_worker *w)
+{
+	struct emu_sample s[STMTS + 1];
+	uint64_t t0 = emu_now();
+
+	for (int i = 0; i < STMTS; i++) {
+		uint64_t t = emu_now();
+		nanosleep(&(struct timespec){ .tv_nsec = STMT_NS }, NULL);
+		s[i] = (struct emu_sample){ .cls = CLS_STMT, .lat_ns = emu_now() - t };
+	}
+	uint64_t t1 = emu_now();
+	s[STMTS] = (struct emu_sample){ .cls = CLS_TXN, .lat_ns = t1 - t0 };
+	emu_record_group(w, s, STMTS + 1, t1);
+	return 0;
+}
+
+static const char *const txn_classes[] = { "txn", "stmt", NULL };
+
+static const struct emu_ops txn_ops = {
+	.name = "txn-test",
+	.desc = "transactions of three statements, for the worker test",
+	.flags = EMU_NO_TARGET,
+	.classes = txn_classes,
+	.step = txn_step,
+};
+
+static void test_group_counted_whole(void)
+{
+	static const struct emu_point pts[] = { { .threads = 2, .qd = 1, .write_pct = -1 },
+						 { .threads = 1, .qd = 1, .write_pct = -1 } };
+	const struct run_config cfg = {
+		.emu = &txn_ops, .points = pts, .npoints = 2, .seed = 1,
+		.ramp_ns = 100000000, .time_ns = 1300000000,      /* 0.1 s ramp, 1.3 s: 2 seconds */
+	};
+	struct result res;
+	char err[256] = "";
+
+	result_init(&res);
+	int rc = runner_run(&cfg, &res, err, sizeof(err));
+	CHECK(rc == 0 && res.npoints == 2, "rc %d, %u points: %s", rc, res.npoints, err);
+	for (unsigned i = 0; i < res.npoints; i++) {
+		const struct point_result *p = &res.points[i];
+		uint64_t txn = p->cls[CLS_TXN].ops, stmt = p->cls[CLS_STMT].ops;
+		CHECK(txn > 10, "point %u: %llu transactions", i, (unsigned long long)txn);
+		CHECK(stmt == STMTS * txn, "point %u: %llu statements for %llu transactions", i,
+		      (unsigned long long)stmt, (unsigned long long)txn);
+		CHECK(p->cls[CLS_STMT].lat.max < p->cls[CLS_TXN].lat.max,
+		      "point %u: a statement's own latency, not its transaction's", i);
+		CHECK(p->nsec == 2, "point %u: %u seconds in the series", i, p->nsec);
+		uint64_t sum = 0;
+		for (unsigned s = 0; s < p->nsec; s++) {
+			const struct sec_cls *c = &p->series[s * p->ncls];
+			CHECK(c[CLS_STMT].ops == STMTS * c[CLS_TXN].ops,
+			      "point %u second %u: %llu statements for %llu transactions", i, s,
+			      (unsigned long long)c[CLS_STMT].ops, (unsigned long long)c[CLS_TXN].ops);
+			sum += c[CLS_TXN].ops;
+		}
+		CHECK(sum == txn, "point %u: the series holds %llu of %llu transactions", i,
+		      (unsigned long long)sum, (unsigned long long)txn);
+	}
+	result_release(&res);
+}
+
+int main(void)
+{
+	RUN(test_group_counted_whole);
+	return check_done();
+}
