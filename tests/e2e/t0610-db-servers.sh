@@ -82,6 +82,8 @@ suite() {
 	local conn
 	if ! conn=$("$ROOT/scripts/db-start.sh" "$KIND" "$SRV" 2>"$T/start.err" | tail -n 1) || [ -z "$conn" ]; then
 		not_ok "$KIND: db-start.sh starts a server"; sed 's/^/    /' "$T/start.err"
+		# the server's own logs go with the scratch folder: show why it failed
+		tail -n 15 "$SRV"/*.log "$SRV"/*.err 2>/dev/null | sed 's/^/    /'
 		return
 	fi
 	ok "$KIND: db-start.sh starts a server and prints the options"
