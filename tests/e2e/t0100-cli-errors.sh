@@ -22,11 +22,11 @@ bad "unknown option" "unknown option '--bogus'.*see 'appio run 4k-randread --hel
 bad "unknown engine" "--engine: unknown engine 'warp' \\(see 'appio list'\\)" run 4k-randwrite --engine warp --size 1M
 bad "percent above 100" "--read: '101' is out of range \\(expected a percentage from 0 to 100\\)" run custom --read 101
 bad "bad distribution" "--dist: .*'zipf:0' \\(expected uniform, zipf:THETA .*pareto:H .*normal:SIGMA" run custom --dist zipf:0
-bad "missing value" "--time needs a value \\(see --help\\)" run 4k-randread --time
+bad "missing value" "--time needs a value \\(see 'appio run 4k-randread --help'\\)" run 4k-randread --time
 bad "O_DIRECT transfer below the logical block" "--bs: 100-byte transfers .*logical block size.*\\(use --direct 0 or larger sizes\\)" \
 	run custom --bs 100 --read 0 --size 1M --time 1
 bad "write sweep above 100" "--write-sweep: '150' is out of range \\(expected 0 to 100\\)" run 8k-70-30 --write-sweep 0,50,150
-bad "positional junk" "unexpected argument 'extra' \\(options start with --\\)" run 4k-randread extra
+bad "positional junk" "unexpected argument 'extra' \\(options start with --; see 'appio run 4k-randread --help'\\)" run 4k-randread extra
 
 # nothing was created by the refused runs that name a new file
 if [ ! -e missing.dat ]; then ok "a refused read run creates no file"; else not_ok "a refused read run creates no file"; fi
