@@ -443,16 +443,15 @@ static int read_doc(struct json_read_doc *d, char *err, size_t errlen)
 	return r.rc;
 }
 
-int json_read_load(struct json_read_doc *d, const char *path, char *err, size_t errlen)
+/* After jansson parsed (or failed to parse) document @name: read it, or say why not. */
+static int load_parsed(struct json_read_doc *d, const char *name, const json_error_t *je,
+		       char *err, size_t errlen)
 {
-	json_error_t je;
 	int rc;
 
-	name_doc(d, path);
-	d->root = json_load_file(path, 0, &je);
 	if (!d->root) {
-		snprintf(err, errlen, "cannot read '%s': %s (line %d)", path, je.text, je.line);
-		rc = je.line <= 0 && strstr(je.text, "unable to open") ? -ENOENT : -EINVAL;
+		snprintf(err, errlen, "cannot read '%s': %s (line %d)", name, je->text, je->line);
+		rc = je->line <= 0 && strstr(je->text, "unable to open") ? -ENOENT : -EINVAL;
 	} else {
 		rc = read_doc(d, err, errlen);
 	}
@@ -463,25 +462,23 @@ int json_read_load(struct json_read_doc *d, const char *path, char *err, size_t 
 	return rc;
 }
 
+int json_read_load(struct json_read_doc *d, const char *path, char *err, size_t errlen)
+{
+	json_error_t je;
+
+	name_doc(d, path);
+	d->root = json_load_file(path, 0, &je);
+	return load_parsed(d, path, &je, err, errlen);
+}
+
 int json_read_loadb(struct json_read_doc *d, const char *name, const char *buf, size_t len,
 		    char *err, size_t errlen)
 {
 	json_error_t je;
-	int rc;
 
 	name_doc(d, name);
 	d->root = json_loadb(buf, len, 0, &je);
-	if (!d->root) {
-		snprintf(err, errlen, "cannot read '%s': %s (line %d)", name, je.text, je.line);
-		rc = -EINVAL;
-	} else {
-		rc = read_doc(d, err, errlen);
-	}
-	if (rc) {
-		one_line(err);
-		json_read_release(d);
-	}
-	return rc;
+	return load_parsed(d, name, &je, err, errlen);
 }
 
 void json_read_release(struct json_read_doc *d)
