@@ -23,15 +23,23 @@
  * trace's devices share the run's target, except those --device-map sends to
  * targets of their own (opened here, with the run's O_DIRECT and --force).
  *
- * Each worker streams the trace with a reader of its own (no sharing across
- * threads) and replays the devices whose index modulo --threads is its id;
+ * Each worker replays the devices whose index modulo --threads is its id.
  * setup() reads the trace once first for its devices, footprint, largest
  * transfer and in-flight maximum, so the trace must be a file, not a pipe.
- * The core asks next_io() for an I/O before it waits for the I/O's time, so
- * parsing the trace's next line falls in the slack before the I/O is due,
- * not between its due time and its submission.
+ * Then each worker has a feeder, a thread of its own started by
+ * worker_init(), that streams the trace with the worker's own reader (no
+ * sharing across workers), keeps the records of the worker's devices and
+ * --ops, adds each loop's offset, and puts them in a bounded ring
+ * (replay_feed.h) up to 16,384 records ahead of the replay. next_io() only
+ * takes the next record from the ring: reading and parsing stay off the hot
+ * path, and memory stays constant whatever the trace's length. A ring found
+ * empty (the feeder behind) counts in "feed_waits", and the seconds it
+ * happened in tell the accuracy verdict why the replay fell behind. The
+ * feeder's end of the trace, or its reader's error, comes through the ring
+ * after its last record.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
@@ -39,18 +47,19 @@
 
 #include "appio/xalloc.h"
 #include "replay.h"
+#include "replay_feed.h"
 
 #define MAX_DISCARD (1ULL << 30)        /* discards are split into pieces this large */
 #define MAX_BUFFERS (256ULL << 20)      /* bytes of I/O buffers a worker may hold */
+#define PREFILL_NS  1000000000ULL       /* worker_init waits this long at most for a full ring */
 
 struct replay_worker {
-	struct trace_reader rd;
-	bool open;
+	struct replay_feed feed;
+	struct trace_reader rd;         /* the feeder's, once it runs */
+	pthread_t feeder;
 	struct replay_stats *st;
 	uint64_t origin;                /* t0 of the schedule on the monotonic clock */
-	uint64_t loop_off;              /* added to issue times in later loops */
-	uint64_t loop;
-	struct trace_rec rec;           /* the record being replayed */
+	struct trace_rec rec;           /* the record being replayed, its loop's offset added */
 	uint8_t parts[3];               /* its I/Os: enum io_op */
 	unsigned nparts, ipart;
 	uint64_t disc_off, disc_left;   /* a discard being split */
@@ -398,23 +407,67 @@ static void replay_info(struct emu_run *run)
 	}
 }
 
-static int open_reader(struct emu_worker *w)
+/* Open the worker's reader at the trace's start: 0, or -errno with rw->rd.err. */
+static int open_reader(struct replay_worker *rw, const struct replay_run *rr, const char *path)
 {
+	trace_close(&rw->rd);
+	memset(&rw->rd, 0, sizeof(rw->rd));
+	int rc = trace_open(&rw->rd, path, rr->fmt, &rr->topts);
+	/* read by one thread alone, the feeder: no stdio lock per line */
+	if (!rc && rw->rd.f)
+		__fsetlocking(rw->rd.f, FSETLOCKING_BYCALLER);
+	return rc;
+}
+
+/* Does worker @w replay @rec? Its devices, the --ops. */
+static bool mine(const struct emu_worker *w, const struct replay_run *rr, const struct trace_rec *rec)
+{
+	return rec->dev % w->pt->threads == w->id && (rr->ops_mask & (1u << rec->op));
+}
+
+/*
+ * The feeder: the trace, --loops times, into the worker's ring. Ends with the
+ * feed's final status, or at once when the worker cancels it; a loop that
+ * holds nothing for this worker ends the feed, as the next ones would too.
+ */
+static void *feeder_main(void *arg)
+{
+	struct emu_worker *w = arg;
 	struct replay_worker *rw = w->priv;
 	const struct replay_run *rr = w->run->priv;
 	const struct replay_opts *o = w->run->opts;
+	struct replay_feed *f = &rw->feed;
+	uint64_t loop = 0, loop_off = 0, kept = 0;
+	struct trace_rec rec;
 
-	if (rw->open)
-		trace_close(&rw->rd);
-	memset(&rw->rd, 0, sizeof(rw->rd));
-	rw->open = true;
-	int rc = trace_open(&rw->rd, o->trace, rr->fmt, &rr->topts);
-	if (rc)
-		return emu_fail(w, rc, "--trace: %s", rw->rd.err);
-	/* read on the hot path by this thread alone: no stdio lock per line */
-	if (rw->rd.f)
-		__fsetlocking(rw->rd.f, FSETLOCKING_BYCALLER);
-	return 0;
+	for (uint64_t n = 1;; n++) {
+		int rc = trace_next(&rw->rd, &rec);
+		if (rc < 0) {
+			replay_feed_finish(f, -EINVAL, rw->rd.err);
+			return NULL;
+		}
+		if (rc == 1) {
+			if (++loop >= o->loops || !kept) {
+				replay_feed_finish(f, REPLAY_FEED_END, NULL);
+				return NULL;
+			}
+			loop_off += rr->period_ns;
+			kept = 0;
+			if ((rc = open_reader(rw, rr, o->trace)) != 0) {
+				replay_feed_finish(f, rc, rw->rd.err);
+				return NULL;
+			}
+			continue;
+		}
+		if (mine(w, rr, &rec)) {
+			rec.issue_ns += loop_off;
+			kept++;
+			if (replay_feed_put(f, &rec))
+				return NULL;
+		} else if (!(n & 0xfff) && replay_feed_cancelled(f)) {
+			return NULL;
+		}
+	}
 }
 
 static int replay_worker_init(struct emu_worker *w)
@@ -423,6 +476,7 @@ static int replay_worker_init(struct emu_worker *w)
 	const struct replay_opts *o = w->run->opts;
 	struct replay_worker *rw = w->priv;
 	struct replay_stats *st = xcalloc(1, sizeof(*st));
+	int rc;
 
 	/* seconds of the whole schedule, a few more for lag; beyond, the last second counts */
 	double secs = (double)rr->period_ns * (double)o->loops / o->speed / 1e9;
@@ -431,20 +485,38 @@ static int replay_worker_init(struct emu_worker *w)
 	st->done = xcalloc(st->nsec, sizeof(*st->done));
 	st->late = xcalloc(st->nsec, sizeof(*st->late));
 	st->capped = xcalloc(st->nsec, 1);
+	st->starved = xcalloc(st->nsec, 1);
 	st->first_due = st->first_sub = UINT64_MAX;
 	replay_stats_free(rr->ws[w->id]);
 	rr->ws[w->id] = st;
 	rw->st = st;
-	return open_reader(w);
+	if ((rc = open_reader(rw, rr, o->trace)) != 0) {
+		emu_fail(w, rc, "--trace: %s", rw->rd.err);
+		goto fail;
+	}
+	replay_feed_init(&rw->feed, replay_feed_size(w->pt->threads));
+	if ((rc = pthread_create(&rw->feeder, NULL, feeder_main, w)) != 0) {
+		rc = emu_fail(w, -rc, "cannot start the thread reading the trace: %s", strerror(rc));
+		replay_feed_release(&rw->feed);
+		goto fail;
+	}
+	/* the clock has not started: let the feeder get ahead before the first I/O */
+	for (uint64_t end = emu_now() + PREFILL_NS; !replay_feed_ready(&rw->feed) && emu_now() < end;)
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	return 0;
+fail:
+	trace_close(&rw->rd);
+	return rc;
 }
 
 static void replay_worker_fini(struct emu_worker *w)
 {
 	struct replay_worker *rw = w->priv;
 
-	if (rw->open)
-		trace_close(&rw->rd);
-	rw->open = false;
+	replay_feed_cancel(&rw->feed);
+	pthread_join(rw->feeder, NULL);
+	trace_close(&rw->rd);
+	replay_feed_release(&rw->feed);
 	emu_count(w, RCN_CAP_WAITS, w->cap_waits);
 }
 
@@ -470,8 +542,6 @@ static bool plan(struct emu_worker *w, const struct trace_rec *rec)
 	struct replay_worker *rw = w->priv;
 	uint8_t flush = rec->flags & TRACE_F_DATASYNC ? IO_FDATASYNC : IO_FSYNC;
 
-	if (rec->dev % w->pt->threads != w->id || !(rr->ops_mask & (1u << rec->op)))
-		return false;
 	rw->nparts = rw->ipart = 0;
 	if (rec->op != TRACE_OP_FLUSH && !rec->length) {
 		emu_count(w, RCN_SKIPPED, 1);
@@ -493,25 +563,29 @@ static bool plan(struct emu_worker *w, const struct trace_rec *rec)
 	return true;
 }
 
-/* The next record of this worker; 1 at the end of the last loop. */
+static bool feed_stop(void *w)
+{
+	return emu_stopping(w);
+}
+
+/* The next record of this worker from its feeder; 1 at the end of the last loop. */
 static int next_rec(struct emu_worker *w)
 {
-	const struct replay_run *rr = w->run->priv;
-	const struct replay_opts *o = w->run->opts;
 	struct replay_worker *rw = w->priv;
 
 	for (;;) {
-		int rc = trace_next(&rw->rd, &rw->rec);
-		if (rc < 0)
-			return emu_fail(w, -EINVAL, "--trace: %s", rw->rd.err);
-		if (rc == 1) {
-			if (++rw->loop >= o->loops)
-				return 1;
-			rw->loop_off += rr->period_ns;
-			if ((rc = open_reader(w)) != 0)   /* cold: once per loop */
-				return rc;
-			continue;
+		uint64_t waits = rw->feed.waits;
+		int rc = replay_feed_get(&rw->feed, &rw->rec, feed_stop, w);
+		if (rw->feed.waits != waits) {
+			/* the feeder fell behind: cold, the ring was empty */
+			uint64_t now = emu_now(), sec = now > rw->origin ? (now - rw->origin) / 1000000000ULL : 0;
+			rw->st->starved[sec < rw->st->nsec ? sec : rw->st->nsec - 1] = 1;
+			emu_count(w, RCN_FEED_WAITS, 1);
 		}
+		if (rc < 0)
+			return emu_fail(w, rc, "--trace: %s", replay_feed_error(&rw->feed));
+		if (rc != REPLAY_FEED_REC)
+			return 1;
 		if (plan(w, &rw->rec))
 			return 0;
 	}
@@ -524,6 +598,8 @@ static int replay_next_io(struct emu_worker *w, struct io_req *r)
 	struct replay_worker *rw = w->priv;
 	const struct trace_rec *rec = &rw->rec;
 
+	if (!rw->origin)
+		rw->origin = w->t0 + REPLAY_LEAD_NS;
 	if (rw->ipart == rw->nparts) {
 		int rc = next_rec(w);
 		if (rc)
@@ -551,7 +627,7 @@ static int replay_next_io(struct emu_worker *w, struct io_req *r)
 		}
 		rw->ipart++;
 	}
-	uint64_t due = (uint64_t)((double)(rec->issue_ns + rw->loop_off) / o->speed);
+	uint64_t due = (uint64_t)((double)rec->issue_ns / o->speed);
 	uint64_t sec = due / 1000000000ULL;
 	struct replay_stats *st = rw->st;
 	st->due[sec < st->nsec ? sec : st->nsec - 1]++;
@@ -560,8 +636,6 @@ static int replay_next_io(struct emu_worker *w, struct io_req *r)
 	if (due > st->last_due)
 		st->last_due = due;
 	st->ios++;
-	if (!rw->origin)
-		rw->origin = w->t0 + REPLAY_LEAD_NS;
 	if (o->timing == REPLAY_TRACE)
 		r->t_intended = rw->origin + due;
 	else if (o->timing == REPLAY_LOAD)
@@ -625,7 +699,7 @@ const struct emu_ops emu_replay = {
 		"read", "write", "flush", "discard",
 		"read.response", "write.response", "flush.response", "discard.response",
 		"read.lag", "write.lag", "flush.lag", "discard.lag", NULL },
-	.counters = (const char *const[]){ "skipped", "late_1ms", "cap_waits", NULL },
+	.counters = (const char *const[]){ "skipped", "late_1ms", "cap_waits", "feed_waits", NULL },
 	.default_args = "--time 86400",
 	.will_write = replay_will_write,
 	.setup = replay_setup,

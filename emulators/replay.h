@@ -22,7 +22,7 @@
 enum replay_timing { REPLAY_TRACE, REPLAY_AFAP, REPLAY_LOAD };
 enum replay_map { REPLAY_MAP_ERROR, REPLAY_MAP_WRAP, REPLAY_MAP_SCALE };
 enum replay_cls { RC_READ, RC_WRITE, RC_FLUSH, RC_DISCARD, RC_NR };
-enum replay_counter { RCN_SKIPPED, RCN_LATE, RCN_CAP_WAITS, RCN_NR };
+enum replay_counter { RCN_SKIPPED, RCN_LATE, RCN_CAP_WAITS, RCN_FEED_WAITS, RCN_NR };
 
 struct replay_opts {
 	const char *trace;
@@ -41,14 +41,15 @@ struct replay_opts {
 /*
  * One worker's view of the schedule, per second of it (second 0 starts at
  * the worker's schedule origin): I/Os due, I/Os submitted, I/Os due in that
- * second and submitted more than REPLAY_LATE_NS late, and whether the worker
- * waited at the in-flight cap. Allocated by worker_init, read and freed on
+ * second and submitted more than REPLAY_LATE_NS late, whether the worker
+ * waited at the in-flight cap, and whether it found its feed of records
+ * empty (the trace read too slowly). Allocated by worker_init, read and freed on
  * the main thread by point_end.
  */
 struct replay_stats {
 	uint64_t nsec;
 	uint32_t *due, *done, *late;
-	uint8_t *capped;
+	uint8_t *capped, *starved;
 	uint64_t first_due, last_due;           /* relative to the origin, ns */
 	uint64_t first_sub, last_sub;
 	uint64_t ios, cap_seen;

@@ -12,7 +12,8 @@
  *    I/Os more than 1 ms late;
  *  - a verdict: "kept up", or "could not keep up from second N" when in
  *    second N (and none before) more than 1 % of the I/Os due were over 1 ms
- *    late, saying whether the worker had waited at the in-flight cap then.
+ *    late, saying whether a worker had waited at the in-flight cap then, or
+ *    for its feeder to read the trace (feed_waits), or neither.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@ void replay_stats_free(struct replay_stats *st)
 	free(st->done);
 	free(st->late);
 	free(st->capped);
+	free(st->starved);
 	free(st);
 }
 
@@ -46,6 +48,7 @@ static struct replay_stats *merge(struct replay_run *rr, unsigned threads)
 	m->done = xcalloc(m->nsec + 1, sizeof(*m->done));
 	m->late = xcalloc(m->nsec + 1, sizeof(*m->late));
 	m->capped = xcalloc(m->nsec + 1, 1);
+	m->starved = xcalloc(m->nsec + 1, 1);
 	for (unsigned i = 0; i < threads && i < REPLAY_MAX_WORKERS; i++) {
 		const struct replay_stats *s = rr->ws[i];
 		if (!s)
@@ -55,6 +58,7 @@ static struct replay_stats *merge(struct replay_run *rr, unsigned threads)
 			m->done[k] += s->done[k];
 			m->late[k] += s->late[k];
 			m->capped[k] |= s->capped[k];
+			m->starved[k] |= s->starved[k];
 		}
 		m->first_due = s->first_due < m->first_due ? s->first_due : m->first_due;
 		m->first_sub = s->first_sub < m->first_sub ? s->first_sub : m->first_sub;
@@ -86,10 +90,15 @@ static void verdict(const struct replay_stats *m, uint64_t nsec, int timing, uns
 		if (!m->late[s] || (uint64_t)m->late[s] * 100 <= m->due[s])
 			continue;
 		bool cap = m->capped[s] || (s && m->capped[s - 1]);
-		snprintf(buf, len, "could not keep up from second %llu (%s)", (unsigned long long)s,
-			 cap ? "the in-flight cap was reached" : "lag growing");
+		bool starved = m->starved[s] || (s && m->starved[s - 1]);
+		char why[96];
 		if (cap)
-			snprintf(buf + strlen(buf) - 1, len - strlen(buf) + 1, ": --qd %u)", qd);
+			snprintf(why, sizeof(why), "the in-flight cap was reached: --qd %u%s", qd,
+				 starved ? "; the trace was read too slowly" : "");
+		else
+			snprintf(why, sizeof(why), "%s", starved ? "the trace was read too slowly: "
+				 "feed_waits" : "lag growing");
+		snprintf(buf, len, "could not keep up from second %llu (%s)", (unsigned long long)s, why);
 		return;
 	}
 	snprintf(buf, len, "kept up");

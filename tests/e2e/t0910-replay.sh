@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # appio run replay: the schedule is kept (no I/O before its time, the run
 # lasts the trace), the counts per op are exact (FUA and preflush writes add
-# their flushes), --speed, --loops, --timing afap, --ops, --map, --threads over
-# the trace's devices, --device-map, --timing load, a malformed trace exits 2
-# naming file and line, Ctrl-C keeps a partial result, and on a file flushes
-# and discards really happen.
+# their flushes), the trace is read ahead of the schedule (no feed waits),
+# --speed, --loops, --timing afap, --ops, --map, --threads over the trace's
+# devices, --device-map, --timing load, a malformed trace exits 2 naming file
+# and line (also when the trace turns bad during the replay), Ctrl-C keeps a
+# partial result, and on a file flushes and discards really happen.
 . tests/e2e/lib.sh
 cd "$T"
 
@@ -50,6 +51,8 @@ jq_check "  accuracy in the result: trace 0.9995 s, replay within 2 %, a verdict
 	'.info | (."replay.trace_duration_s" | tonumber) == 0.9995 and
 	 ((."replay.duration_error_pct" | tonumber) | fabs) < 2 and (."replay.verdict" | length) > 0 and
 	 (."replay.ios" | tonumber) == 2200 and (."replay.trace_iops_mean" | tonumber) == 2200'
+jq_check "  the trace was read ahead: the replay never waited for a record (feed_waits 0)" a.json \
+	'.points[0].counters | has("feed_waits") and .feed_waits == 0'
 grep -q '^replay: ' "$T/stdout" && grep -q 'issue lag: p50 ' "$T/stdout" && grep -q 'duration .* against the trace' "$T/stdout" &&
 	ok "  the accuracy block after the table" || not_ok "  the accuracy block: $(tail -5 "$T/stdout")"
 
@@ -126,6 +129,17 @@ expect_exit 2 "a malformed trace exits 2" -- run --trace bad.trace
 one_line_error "  with one line"
 grep -q "'bad.trace' line 4: expected op R, W, F or D, got 'Q'" "$T/stderr" &&
 	ok "  naming file, line and what was expected" || not_ok "  message: $(cat "$T/stderr")"
+# The trace turns bad between the loops: 60,000 I/Os at 20,000 IOPS, the file replaced
+# after 1.2 s, long before its reader reaches the end of the first loop (about 2 s on).
+awk 'BEGIN { print "appio-trace 1"; print "device 0 d0"
+	for (i = 0; i < 60000; i++) printf "%d - R - 0 %d 4096 - -\n", i * 50000, (i * 4096) % 8388608 }' >turn.trace
+(sleep 1.2; cp bad.trace turn.new; mv turn.new turn.trace) &
+expect_exit 1 "a trace that turns bad during the replay fails the run" -- \
+	run --trace turn.trace --loops 2 --json turn.json
+wait
+grep -q "'turn.trace' line 4: expected op R, W, F or D, got 'Q'" "$T/stderr" &&
+	ok "  with the reader's message, file and line" || not_ok "  the reader's message: $(cat "$T/stderr")"
+jq_check "  after the first loop was replayed" turn.json '.points[0].classes.total.ops >= 60000'
 expect_exit 2 "no --trace exits 2" -- run
 expect_exit 2 "a trace from a pipe exits 2" -- run --trace -
 
