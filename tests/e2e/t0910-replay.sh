@@ -47,9 +47,12 @@ jq_check "  per-second series: total, response and lag each sum to the I/Os (wit
 	 ([range(2; $v | length; 4) as $i | $v[$i]] | add - 2200 | fabs) < 3 and
 	 ([range(3; $v | length; 4) as $i | $v[$i]] | add - 1000 | fabs) < 3'
 jq_check "  the run lasts the trace, not --time: 1.0 to 2 s" a.json '.points[0].time_s >= 0.999 and .points[0].time_s < 2'
-jq_check "  accuracy in the result: trace 0.9995 s, replay within 2 %, a verdict" a.json \
+# never early is exact; how late depends on the CPU the machine leaves the replay (a
+# sanitizer build on a busy machine), so that bound only catches a broken schedule:
+# the accuracy goals are scripts/bench-replay.sh's
+jq_check "  accuracy in the result: trace 0.9995 s, the last I/O not early and under 10 % late, a verdict" a.json \
 	'.info | (."replay.trace_duration_s" | tonumber) == 0.9995 and
-	 ((."replay.duration_error_pct" | tonumber) | fabs) < 2 and (."replay.verdict" | length) > 0 and
+	 (."replay.duration_error_pct" | tonumber) >= 0 and (."replay.duration_error_pct" | tonumber) < 10 and (."replay.verdict" | length) > 0 and
 	 (."replay.ios" | tonumber) == 2200 and (."replay.trace_iops_mean" | tonumber) == 2200'
 jq_check "  the trace was read ahead: the replay never waited for a record (feed_waits 0)" a.json \
 	'.points[0].counters | has("feed_waits") and .feed_waits == 0'
