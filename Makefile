@@ -144,7 +144,7 @@ bench: $(BIN)
 
 check:
 	scripts/install-deps.sh --test
-	SKIP_TESTS=t0610-db-servers $(MAKE) test
+	SKIP_TESTS="t0610-db-servers t1060-db-kill" $(MAKE) test
 	$(MAKE) asan
 	$(MAKE) tsan
 	$(MAKE) fuzz FUZZ_TIME=10

@@ -87,7 +87,12 @@ start_mariadb() {
 		die "mariadbd not found (install mariadb-server)"
 	local bin sock="$DIR/mysqld.sock" cnf="$DIR/my.cnf" data="$DIR/data"
 	bin=$(command -v mariadbd || command -v mysqld)
-	[ ! -e "$DIR/mysqld.pid" ] || die "a server may already run in '$DIR' (see scripts/db-stop.sh)"
+	# a pid file whose process is gone is what a killed server leaves behind
+	if [ -e "$DIR/mysqld.pid" ]; then
+		! kill -0 "$(cat "$DIR/mysqld.pid")" 2>/dev/null ||
+			die "a server may already run in '$DIR' (see scripts/db-stop.sh)"
+		rm -f "$DIR/mysqld.pid"
+	fi
 	# --defaults-file keeps the system's /etc/mysql out of this server.
 	{
 		echo "[mysqld]"

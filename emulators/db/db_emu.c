@@ -101,6 +101,27 @@ int db_check(const void *opts, char *about, size_t aboutlen, char *err, size_t e
 	return rc;
 }
 
+/*
+ * 'prepare' makes the tables: one already there was left by an earlier
+ * prepare, finished or cut off (a lost server, Ctrl-C), and its rows cannot
+ * be trusted, so say what to do instead of failing on CREATE TABLE.
+ */
+static int check_no_tables(const struct db_opts *o, struct db_conn *c, char *err, size_t errlen)
+{
+	char sql[96];
+
+	for (unsigned t = 1; t <= o->tables; t++) {
+		snprintf(sql, sizeof(sql), "SELECT id FROM sbtest%u WHERE id = 0", t);
+		if (c->drv->exec(c, sql) == 0) {
+			snprintf(err, errlen, "table sbtest%u already exists on %s at '%s' "
+				 "(from an earlier or interrupted prepare); run 'appio db cleanup' "
+				 "first, with the same --tables", t, c->drv->name, c->where);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int prepare(const struct emu_action_args *a, struct emu_action_out *out, char *err, size_t errlen)
 {
 	const struct db_opts *o = a->opts;
@@ -111,7 +132,10 @@ static int prepare(const struct emu_action_args *a, struct emu_action_out *out, 
 
 	if (rc)
 		return rc;
+	rc = check_no_tables(o, c, err, errlen);
 	c->drv->disconnect(c);
+	if (rc)
+		return rc;
 	rc = db_load_prepare(o, a->threads, a->seed, a->stop, &st, msg, sizeof(msg));
 	if (rc == -EINTR) {
 		snprintf(err, errlen, "%s; run 'appio db cleanup' before preparing again", msg);
