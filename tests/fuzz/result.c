@@ -95,7 +95,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		compare_print(d, 2, devnull);
 		compare_print_summary(d, 2, devnull);
-		if (report_write_html(d, 2, page, err, sizeof(err)))
+		static volatile sig_atomic_t never;
+
+		if (report_write_html(d, 2, page, &never, err, sizeof(err)))
 			must(err[0]);
 	}
 	json_read_release(&d[0]);
