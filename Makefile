@@ -4,7 +4,8 @@
 #   make asan       build ./appio-asan and run the whole suite under ASan+UBSan
 #   make tsan       build ./appio-tsan and run the multi-threaded tests under TSan
 #   make fuzz       build the fuzz targets of tests/fuzz (clang, libFuzzer), run
-#                   each for FUZZ_TIME seconds and replay its regression inputs
+#                   each for FUZZ_TIME seconds (a trace reader's for FUZZ_TRACE_TIME)
+#                   and replay its regression inputs
 #   make bench      appio against fio side by side (scripts/bench-vs-fio.sh)
 #   make install    install to $(PREFIX)/bin
 #   make check      the README's test command: install missing Debian packages
@@ -81,8 +82,11 @@ TSAN_TESTS  ?= unit/ t0200 t0300 t0800 t0810 t0910
 FUZZ_CC     ?= clang
 FUZZ_SAN    := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 FUZZ_TIME   ?= 20
-FUZZ_SRCS   := $(wildcard tests/fuzz/*.c)
-FUZZ_BINS   := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+# seconds for each trace reader's target (one per format, from tests/fuzz/trace.c)
+FUZZ_TRACE_TIME ?= 5
+FUZZ_TRACES := $(shell sed -n 's/^\t&trace_fmt_\([a-z0-9_]*\),$$/\1/p' traces/registry.c)
+FUZZ_SRCS   := $(filter-out tests/fuzz/trace.c,$(wildcard tests/fuzz/*.c))
+FUZZ_BINS   := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%) $(FUZZ_TRACES:%=$(BUILD)/fuzz/trace-%)
 # the result target draws no chart: gnuplot is a child process, not a parser
 FUZZ_LDFLAGS_result := -Wl,--wrap=chart_figure
 
@@ -116,6 +120,12 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_OBJS)
 	$(CC) $(STD) $(CPPFLAGS) -Isrc -Iemulators $(WARN) $(CFLAGS) -fsanitize=fuzzer -o $@ $< \
 	  $(LIB_OBJS) $(LDFLAGS) $(FUZZ_LDFLAGS_$*) $(LDLIBS)
 
+# a static pattern: the .d files beside these binaries must not match it
+$(FUZZ_TRACES:%=$(BUILD)/fuzz/trace-%): $(BUILD)/fuzz/trace-%: tests/fuzz/trace.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(CPPFLAGS) -DTRACE_FORMAT='"$*"' $(WARN) $(CFLAGS) -fsanitize=fuzzer -o $@ $< \
+	  $(LIB_OBJS) $(LDFLAGS) $(LDLIBS)
+
 fuzz-bins: $(FUZZ_BINS)
 
 test: $(BIN) unit
@@ -137,7 +147,7 @@ fuzz:
 	$(MAKE) CC=$(FUZZ_CC) BUILD=build/fuzz \
 	  CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
 	  LDFLAGS="$(FUZZ_SAN)" fuzz-bins
-	tests/fuzz/run.sh build/fuzz/fuzz $(FUZZ_TIME)
+	tests/fuzz/run.sh build/fuzz/fuzz $(FUZZ_TIME) $(FUZZ_TRACE_TIME)
 
 bench: $(BIN)
 	scripts/bench-vs-fio.sh

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -138,9 +139,11 @@ static int cmd_convert(int argc, char **argv)
 		return 1;
 	}
 	if (rc < 0) {
+		struct stat st;
 		trace_writer_close(&w);
-		if (w.path && strcmp(w.path, "-"))
-			unlink(w.path);         /* no half-converted trace left behind */
+		/* no half-converted trace left behind; but -o /dev/null, a FIFO or a link stays */
+		if (w.path && strcmp(w.path, "-") && !lstat(w.path, &st) && S_ISREG(st.st_mode))
+			unlink(w.path);
 		fprintf(stderr, "appio: trace convert: %s\n", r.err);
 		trace_close(&r);
 		return EXIT_USAGE;

@@ -101,8 +101,11 @@ static int biosnoop_line(struct trace_reader *r)
 	if (n < p->ncols || text_dec_ns(field(p, f, n, C_TIME), 1000000000, &t) ||
 	    text_dec_ns(field(p, f, n, C_LAT), 1000000, &lat))
 		return trace_bad(r, "expected %d columns with TIME in s and LAT in ms", p->ncols);
-	if (text_u64(field(p, f, n, C_SECTOR), &sector) || text_u64(field(p, f, n, C_BYTES), &rec.length))
-		return trace_bad(r, "expected SECTOR and BYTES as numbers");
+	if (t > UINT64_MAX - BIAS_NS)
+		return trace_bad(r, "expected TIME below 2^64 ns less an hour");
+	if (text_u64(field(p, f, n, C_SECTOR), &sector) || text_u64(field(p, f, n, C_BYTES), &rec.length) ||
+	    sector > UINT64_MAX / 512)
+		return trace_bad(r, "expected SECTOR (below 2^55) and BYTES as numbers");
 	rc = trace_rwbs_parse(field(p, f, n, C_T), &rec.op, &rec.flags);
 	if (rc == -1)
 		return 0;

@@ -105,6 +105,8 @@ static int blkparse_event(struct trace_reader *r, char **f, int n)
 		return trace_bad(r, "expected time in seconds and a pid, got '%.30s' '%.30s'", f[3], f[4]);
 	if (sector_range(f + 7, n - 7, &sector, &count))
 		return trace_bad(r, "expected 'SECTOR + SECTORS [...]' after '%s %s'", f[5], f[6]);
+	if (sector > UINT64_MAX / 512 || count > UINT64_MAX / 512)
+		return trace_bad(r, "expected SECTOR and SECTORS below 2^55 (512-byte sectors)");
 	trace_rec_init(&rec);
 	if ((rc = trace_dev(r, f[0], &rec.dev)))
 		return rc;

@@ -265,6 +265,9 @@ static int bt_event(struct trace_reader *r, const struct bt_file *bf)
 	}
 	if (decode_op(e, &rec))
 		return 0;
+	/* here, not in trace_next, whose message would name a line rather than this record */
+	if (e->sector > (UINT64_MAX - e->bytes) / 512)
+		return bt_bad(r, bf, "expected a sector and bytes that end below 2^64 bytes");
 	rec.issue_ns = e->time;
 	rec.offset = e->sector * 512;
 	rec.length = e->bytes;

@@ -82,6 +82,9 @@ static int fio_action(struct trace_reader *r, char **f, int n, uint64_t t_ns, st
 	if (!strcmp(f[1], "wait")) {
 		if (n < 3 || text_u64(f[2], &v))
 			return trace_bad(r, "expected 'FILENAME wait USEC'");
+		if (p->version == 2 && v > (UINT64_MAX - p->clock_ns) / 1000)
+			return trace_bad(r, "expected waits that add up to less than 2^64 ns, got 'wait %.30s'",
+					 f[2]);
 		if (p->version == 2)
 			p->clock_ns += v * 1000;
 		return 2;

@@ -76,6 +76,9 @@ static int msr_next(struct trace_reader *r, struct trace_rec *rec)
 			return trace_bad(r, "expected Type Read or Write, got '%.30s'", f[3]);
 		if (text_u64(f[4], &rec->offset) || text_u64(f[5], &rec->length) || text_u64(f[6], &rt))
 			return trace_bad(r, "expected Offset and Size in bytes and ResponseTime in 100 ns units");
+		if (rt > (UINT64_MAX - 1 - rec->issue_ns) / 100)
+			return trace_bad(r, "expected a ResponseTime that ends before the year 2554, got '%.30s'",
+					 f[6]);
 		rec->complete_ns = rec->issue_ns + rt * 100;
 		snprintf(name, sizeof(name), "%.30s_%.12s", f[1], f[2]);
 		if ((rc = trace_dev(r, name, &rec->dev)))

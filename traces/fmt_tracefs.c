@@ -101,6 +101,8 @@ static int tracefs_event(struct trace_reader *r, char *ev, int issue)
 		;
 	if (n < 4 || k >= n - 1 || text_u64(f[k - 1], &sector) || text_u64(f[k + 1], &count))
 		return trace_bad(r, "expected 'MAJ,MIN RWBS ... SECTOR + SECTORS ...' after the event name");
+	if (sector > UINT64_MAX / 512 || count > UINT64_MAX / 512)
+		return trace_bad(r, "expected SECTOR and SECTORS below 2^55 (512-byte sectors)");
 	if ((rc = trace_dev(r, f[0], &rec.dev)))
 		return rc;
 	if (!issue) {

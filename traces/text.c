@@ -39,7 +39,7 @@ int text_dec_ns(const char *s, uint64_t unit_ns, uint64_t *ns)
 			}
 		}
 	}
-	if (*s || !digits)
+	if (*s || !digits || whole > UINT64_MAX / unit_ns || frac > UINT64_MAX - whole * unit_ns)
 		return -1;
 	*ns = whole * unit_ns + frac;
 	return 0;

@@ -13,7 +13,8 @@ int text_u64(const char *s, uint64_t *v);
 
 /*
  * @s is a decimal number of @unit_ns units, "12", "12.5" or "0.000001829",
- * converted to ns exactly up to 1 ns (digits past that are dropped): 0, else -1.
+ * converted to ns exactly up to 1 ns (digits past that are dropped): 0, else -1
+ * (also when the result would pass 2^64 ns, some 584 years).
  */
 int text_dec_ns(const char *s, uint64_t unit_ns, uint64_t *ns);
 

@@ -4,6 +4,7 @@
  * every format shares (lines, errors, device names, RWBS letters).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +194,9 @@ int trace_next(struct trace_reader *r, struct trace_rec *rec)
 		return rc;
 	if (rec->dev >= r->hdr.devs.n)
 		return trace_bad(r, "record names device %u, which was never declared", rec->dev);
+	if (rec->length > UINT64_MAX - rec->offset)
+		return trace_bad(r, "expected offset + length below 2^64 bytes, got %" PRIu64 " + %" PRIu64,
+				 rec->offset, rec->length);
 	if (rec->inflight < 0 && rec->complete_ns != TRACE_NS_UNKNOWN)
 		count_inflight(r, rec);
 	if (!r->count++) {
@@ -298,6 +302,9 @@ long trace_getline(struct trace_reader *r)
 	size_t n = strlen(r->buf);
 	if (n == r->cap - 1 && r->buf[n - 1] != '\n')
 		return trace_bad(r, "expected a line shorter than %zu bytes", r->cap);
+	/* fgets stopped at neither a newline, the end nor the size: a NUL cut the line short */
+	if ((!n || r->buf[n - 1] != '\n') && !feof(r->f))
+		return trace_bad(r, "expected text, got a NUL byte (is this a binary file?)");
 	while (n && (r->buf[n - 1] == '\n' || r->buf[n - 1] == '\r'))
 		r->buf[--n] = 0;
 	return (long)n;

@@ -50,7 +50,7 @@ struct trace_rec {
 	uint64_t issue_ns;              /* since the trace's first issue */
 	uint64_t complete_ns;           /* same clock; >= issue_ns, or TRACE_NS_UNKNOWN */
 	uint64_t offset;                /* bytes from the start of the device */
-	uint64_t length;                /* bytes; 0 for a flush */
+	uint64_t length;                /* bytes; 0 for a flush; offset + length < 2^64 */
 	uint32_t dev;                   /* index into trace_hdr.devs */
 	int32_t inflight;               /* I/Os outstanding on dev at issue, this one included */
 	int32_t pid;                    /* submitting process or thread */

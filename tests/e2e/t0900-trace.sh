@@ -56,6 +56,15 @@ expect_exit 2 "a malformed record exits 2" -- "$APPIO" trace info bad.trace
 one_line_error "  with one line"
 grep -q "'bad.trace' line 4: expected op R, W, F or D, got 'Q'" "$T/stderr" && ok "  naming file, line and what was expected" ||
 	not_ok "  naming file and line: $(cat "$T/stderr")"
+expect_exit 2 "a malformed trace converted exits 2" -- "$APPIO" trace convert bad.trace -o half.trace
+[ ! -e half.trace ] && ok "  and leaves no half-converted trace" || not_ok "  half.trace left behind"
+# as root, removing the output would take /dev/null away from the whole machine: a
+# link to it stands in for it here
+ln -s /dev/null sink
+expect_exit 2 "a malformed trace converted to a link to /dev/null exits 2" -- \
+	"$APPIO" trace convert bad.trace -o sink
+[ -L sink ] && [ -c /dev/null ] && ok "  and leaves what is not a regular file in place" ||
+	not_ok "  the link was removed"
 expect_exit 2 "a missing file exits 2" -- "$APPIO" trace info nosuch.trace
 one_line_error "  with one line"
 expect_exit 2 "an unknown --from exits 2" -- "$APPIO" trace info bad.trace --from foo

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # run.sh - every fuzz target of tests/fuzz, briefly, after its regressions.
 #
-#   tests/fuzz/run.sh BINDIR [SECONDS]      (make fuzz; FUZZ_TIME is SECONDS)
+#   tests/fuzz/run.sh BINDIR [SECONDS [TRACE_SECONDS]]
+#                       (make fuzz: FUZZ_TIME and FUZZ_TRACE_TIME)
 #
-# For target T (tests/fuzz/T.c, built as BINDIR/T): each file of
+# The targets are tests/fuzz/T.c, built as BINDIR/T, except trace.c, built
+# once per trace format F of traces/registry.c as BINDIR/trace-F, which
+# fuzzes for TRACE_SECONDS (default 5) each. For target T: each file of
 # tests/fuzz/regress/T/ is run once (every finding fixed so far stays
 # fixed), then T fuzzes for SECONDS from the seeds in tests/fuzz/corpus/T/.
 # New inputs it finds go to BINDIR/corpus/T (kept between runs, never into
@@ -14,8 +17,9 @@
 # if anything failed.
 set -u
 cd "$(dirname "$0")/../.."
-bin=${1:?usage: tests/fuzz/run.sh BINDIR [SECONDS]}
+bin=${1:?usage: tests/fuzz/run.sh BINDIR [SECONDS [TRACE_SECONDS]]}
 secs=${2:-20}
+trace_secs=${3:-5}
 passed=0 failed=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -26,8 +30,21 @@ show() {
 		sed 's/^/    /'
 }
 
+targets=()
 for src in tests/fuzz/*.c; do
 	t=$(basename "$src" .c)
+	if [ "$t" = trace ]; then
+		for f in $(sed -n 's/^\t&trace_fmt_\([a-z0-9_]*\),$/\1/p' traces/registry.c); do
+			targets+=("trace-$f")
+		done
+	else
+		targets+=("$t")
+	fi
+done
+
+for t in "${targets[@]}"; do
+	s=$secs
+	case $t in trace-*) s=$trace_secs ;; esac
 	[ -x "$bin/$t" ] || { echo "not ok - fuzz $t: $bin/$t not built"; failed=$((failed + 1)); continue; }
 	regress=(tests/fuzz/regress/"$t"/*)
 	if [ -e "${regress[0]}" ]; then
@@ -43,10 +60,10 @@ for src in tests/fuzz/*.c; do
 	mkdir -p "$bin/corpus/$t"
 	seeds=()
 	[ -d "tests/fuzz/corpus/$t" ] && seeds=("tests/fuzz/corpus/$t")
-	if "$bin/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	if "$bin/$t" -max_total_time="$s" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="$bin/$t-" "$bin/corpus/$t" "${seeds[@]}" >"$log" 2>&1; then
 		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-		echo "ok - fuzz $t: ${runs:-?} inputs in $secs s, no finding"
+		echo "ok - fuzz $t: ${runs:-?} inputs in $s s, no finding"
 		passed=$((passed + 1))
 	else
 		echo "not ok - fuzz $t: a finding (input saved in $bin/)"

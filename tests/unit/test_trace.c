@@ -285,7 +285,7 @@ static void test_biosnoop(void)
 	CHECK(g.r[0].pid == 500 && g.r[1].inflight == 2 && !strcmp(g.names[g.r[2].dev], "nvme0n1"),
 	      "pid %d (comm with a blank), inflight %d", g.r[0].pid, g.r[1].inflight);
 	CHECK(!strcmp(bad("biosnoop", "TIME(s) COMM PID DISK T SECTOR BYTES LAT(ms)\n0.1 a 1 sda W 8 x 0.1\n"),
-		      "'build/tests/trace-bad.tmp' line 2: expected SECTOR and BYTES as numbers"), "%s",
+		      "'build/tests/trace-bad.tmp' line 2: expected SECTOR (below 2^55) and BYTES as numbers"), "%s",
 	      bad("biosnoop", "TIME(s) COMM PID DISK T SECTOR BYTES LAT(ms)\n0.1 a 1 sda W 8 x 0.1\n"));
 }
 
@@ -513,6 +513,74 @@ static void test_stats(void)
 }
 
 /* Every reader on mutated copies of every sample: an error or the end, never a crash. */
+#define BAD(fmt, text, want) CHECK(!strcmp(bad(fmt, text), "'build/tests/trace-bad.tmp' " want), \
+				       "%s: %s", fmt, bad(fmt, text))
+
+/* Numbers past 64 bits once scaled: an error naming the field, not a wrapped value. */
+static void test_bounds(void)
+{
+	BAD("blkparse", "8,0 0 1 18446744074.5 1 D W 8 + 8 [x]\n",
+	    "line 1: expected time in seconds and a pid, got '18446744074.5' '1'");
+	BAD("blkparse", "8,0 0 1 0.5 1 D W 36028797018963968 + 8 [x]\n",
+	    "line 1: expected SECTOR and SECTORS below 2^55 (512-byte sectors)");
+	BAD("blkparse", "8,0 0 1 0.5 1 D W 8 + 36028797018963968 [x]\n",
+	    "line 1: expected SECTOR and SECTORS below 2^55 (512-byte sectors)");
+	BAD("tracefs", "x-1 [000] .... 5.0: block_rq_issue: 8,0 WS 0 () 36028797018963968 + 8 [x]\n",
+	    "line 1: expected SECTOR and SECTORS below 2^55 (512-byte sectors)");
+	BAD("biosnoop", "TIME(s) DISK T SECTOR BYTES LAT(ms)\n18446740473.8 sda W 8 4096 0.1\n",
+	    "line 2: expected TIME below 2^64 ns less an hour");
+	BAD("biosnoop", "TIME(s) DISK T SECTOR BYTES LAT(ms)\n0.1 sda W 36028797018963968 4096 0.1\n",
+	    "line 2: expected SECTOR (below 2^55) and BYTES as numbers");
+	BAD("msr", "128166372003061629,hm,1,Read,0,4096,999999999999999999\n",
+	    "line 1: expected a ResponseTime that ends before the year 2554, got '999999999999999999'");
+	BAD("fio", "fio version 2 iolog\na add\na wait 18446744073709551\na read 0 1\n"
+	    "a wait 18446744073709551\na read 0 1\n",
+	    "line 5: expected waits that add up to less than 2^64 ns, got 'wait 18446744073709551'");
+	BAD("spc", "0,1,512,w,18446744074.5\n", "line 1: expected Timestamp in seconds, got '18446744074.5'");
+	BAD("spc", "0,1,512,w,18446744073.709551616\n",
+	    "line 1: expected Timestamp in seconds, got '18446744073.709551616'");
+	/* the largest time that fits is still read */
+	CHECK(!strcmp(bad("spc", "0,1,512,w,18446744073.709551615\n"), "(no error)"), "%s",
+	      bad("spc", "0,1,512,w,18446744073.709551615\n"));
+	/* a NUL byte in a text trace is no end of line: the rest would be lost */
+	write_file("build/tests/trace-nul.tmp", "0,W,1,2,3");
+	FILE *nf = fopen("build/tests/trace-nul.tmp", "ab");
+	fwrite("\0,junk\n0,W,1,2,4\n", 1, 17, nf);
+	fclose(nf);
+	struct got ng;
+	read_all("build/tests/trace-nul.tmp", "alibaba", 0, &ng);
+	CHECK(ng.rc == -EINVAL && ng.n == 0 && !strcmp(ng.err, "'build/tests/trace-nul.tmp' line 1: expected text, "
+						      "got a NUL byte (is this a binary file?)"), "%s", ng.err);
+	unlink("build/tests/trace-nul.tmp");
+	/* the core: whatever the format, a byte range within 64 bits */
+	BAD("alibaba", "0,W,18446744073709547520,4096,1\n",
+	    "line 1: expected offset + length below 2^64 bytes, got 18446744073709547520 + 4096");
+	CHECK(!strcmp(bad("alibaba", "0,W,18446744073709547520,4095,1\n"), "(no error)"), "%s",
+	      bad("alibaba", "0,W,18446744073709547520,4095,1\n"));
+	BAD("appio", "appio-trace 1\ndevice 0 d\n0 - R - 0 18446744073709547520 4097 - -\n",
+	    "line 3: expected offset + length below 2^64 bytes, got 18446744073709547520 + 4097");
+
+	FILE *f = fopen("build/tests/bt-bounds.blktrace", "wb");
+	bt_put(f, 1, 1000, 1ull << 55, 4096, 7, 1 << 1, 0);
+	fclose(f);
+	struct got g;
+	read_all("build/tests/bt-bounds.blktrace", "blktrace", 0, &g);
+	CHECK(g.rc == -EINVAL && !strcmp(g.err, "'build/tests/bt-bounds.blktrace' record 1: expected a "
+					 "sector and bytes that end below 2^64 bytes"), "%s", g.err);
+	f = fopen("build/tests/bt-bounds.blktrace", "wb");
+	bt_put(f, 0, 1000, (1ull << 55) - 8, 4096, 7, 1 << 1, 0);
+	fclose(f);
+	read_all("build/tests/bt-bounds.blktrace", "blktrace", 0, &g);
+	CHECK(g.rc == -EINVAL && strstr(g.err, "record 1: expected a sector and bytes that end below 2^64"),
+	      "%s", g.err);
+	f = fopen("build/tests/bt-bounds.blktrace", "wb");
+	bt_put(f, 0, 1000, (1ull << 55) - 8, 4095, 7, 1 << 1, 0);
+	fclose(f);
+	read_all("build/tests/bt-bounds.blktrace", "blktrace", 0, &g);
+	CHECK(g.rc == 1 && g.n == 1 && g.r[0].offset + g.r[0].length == UINT64_MAX, "rc %d: %s", g.rc, g.err);
+	unlink("build/tests/bt-bounds.blktrace");
+}
+
 static void test_garbage(void)
 {
 	static const char *const files[] = { "sda.blkparse", "msr.csv", "spc.csv", "alibaba.csv",
@@ -571,6 +639,7 @@ int main(void)
 	RUN(test_appio_format);
 	RUN(test_round_trips);
 	RUN(test_stats);
+	RUN(test_bounds);
 	RUN(test_garbage);
 	return check_done();
 }
