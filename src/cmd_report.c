@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "compare.h"
@@ -39,6 +40,14 @@ static void stop_if_interrupted(struct docs *ds)
 	exit(EXIT_INTERRUPTED);
 }
 
+/* Is @out the file @in (the same inode), so that writing it would destroy an input? */
+static bool same_file(const char *out, const char *in)
+{
+	struct stat so, si;
+
+	return !stat(out, &so) && !stat(in, &si) && so.st_dev == si.st_dev && so.st_ino == si.st_ino;
+}
+
 /* Load every file argument; -o FILE when @allow_out. Exits 2 on bad input. */
 static void load(struct docs *ds, int argc, char **argv, bool allow_out, const char *usage)
 {
@@ -66,6 +75,10 @@ static void load(struct docs *ds, int argc, char **argv, bool allow_out, const c
 	}
 	if (!ds->n)
 		cli_usage_error("%s: which results? (%s)", argv[0], usage);
+	for (int i = 1; ds->out && i < argc; i++)
+		if (argv[i] != ds->out && same_file(ds->out, argv[i]))
+			cli_usage_error("%s: -o '%s' is one of the results read; write the report to "
+					"another file", argv[0], ds->out);
 	json_read_labels(ds->d, ds->n);
 	stop_if_interrupted(ds);
 	if (compare_check(ds->d, ds->n, err, sizeof(err)))

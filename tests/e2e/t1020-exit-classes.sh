@@ -30,7 +30,7 @@ grep -q -- "--csv: cannot write" "$T/stderr" && ok "--csv: the message names it"
 # a document saved between points says it is incomplete; SIGKILL leaves it that way
 "$APPIO" run 4k-randread --target f.dat --threads 1,2,4 --time 2 --json kill.json >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 50); do [ -s kill.json ] && break; sleep 0.1; done
+for _ in $(seq 600); do [ -s kill.json ] && break; sleep 0.1; done   # the first point is in
 kill -KILL $pid
 wait $pid 2>/dev/null
 jq_check "a run killed after its first point: the document says incomplete" kill.json \
@@ -38,4 +38,14 @@ jq_check "a run killed after its first point: the document says incomplete" kill
 check "appio itself reads that document" "$APPIO" report kill.json
 "$APPIO" run 4k-randread --target f.dat --threads 1,2 --time 1 --json whole.json >/dev/null 2>&1
 jq_check "a finished run: complete" whole.json '.incomplete == false and .interrupted == false and (.points | length) == 2'
+
+# -o never overwrites one of the inputs, by its name or through a link
+cp whole.json keep.json
+expect_exit 2 "report -o naming its own input: exit 2" -- "$APPIO" report whole.json -o whole.json
+one_line_error "report -o naming its own input: one line"
+grep -q "is one of the results read" "$T/stderr" && ok "report -o: the message says why" ||
+	not_ok "report -o: the message says why"
+ln -s whole.json link.json
+expect_exit 2 "report -o through a link to an input: exit 2" -- "$APPIO" report keep.json whole.json -o link.json
+cmp -s whole.json keep.json && ok "the input is untouched" || not_ok "the input is untouched"
 finish
