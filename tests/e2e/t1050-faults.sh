@@ -57,6 +57,13 @@ run_fault "fileserver-fs, read"       pread  read      -- fileserver-fs --target
 run_fault "webserver-fs, read"        pread  read      -- webserver-fs --target ws --files 300
 run_fault "mailserver-fs, fsync"      fsync  fsync     -- mailserver-fs --target ms --files 300
 run_fault "mailserver-fs, read"       pread  read      -- mailserver-fs --target ms --files 300
+# a trace of 5,000 I/Os over 5 s: reads, writes and a flush every tenth, within 8 MiB
+awk 'BEGIN { print "appio-trace 1"; print "device 0 d0"
+	for (i = 0; i < 5000; i++) { k = i % 10; op = k < 5 ? "R" : k < 9 ? "W" : "F"
+		printf "%d - %s - 0 %d %d - -\n", i * 1000000, op, op == "F" ? 0 : (i * 4096) % 8388608, op == "F" ? 0 : 4096 } }' >r.trace
+run_fault "replay, write"             pwrite write     -- replay --trace r.trace --target blk.dat
+run_fault "replay, read"              pread  read      -- replay --trace r.trace --target blk.dat
+run_fault "replay, flush"             fsync  fsync     -- replay --trace r.trace --target blk.dat
 
 # disk full while laying out: a failed run (exit 1) naming the target and offset, no file left
 fault pwrite 3 ENOSPC -- 4k-randwrite --target full.dat --size 64M
