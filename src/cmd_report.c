@@ -68,8 +68,10 @@ static void load(struct docs *ds, int argc, char **argv, bool allow_out, const c
 		}
 		if (argv[i][0] == '-' && argv[i][1])
 			cli_usage_error("%s: unknown option '%s' (%s)", argv[0], argv[i], usage);
-		if (json_read_load(&ds->d[ds->n], argv[i], err, sizeof(err)))
+		if (json_read_load(&ds->d[ds->n], argv[i], err, sizeof(err))) {
+			stop_if_interrupted(ds);        /* a read cut short by Ctrl-C: not bad input */
 			cli_usage_error("%s: %s", argv[0], err);
+		}
 		ds->n++;
 		stop_if_interrupted(ds);
 	}

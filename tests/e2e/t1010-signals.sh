@@ -50,4 +50,24 @@ grep -q "interrupted while building the file set" err && ok "the message says so
 # the suite passes the flag on to its layout as well
 stop_during "SIGINT while the suite lays out its target" INT 1 \
 	"$APPIO" suite quick --target suite.dat --size 20G --direct 0 --json suite.json
+
+# report and compare: a signal while a document is being read (a FIFO that no one
+# writes keeps the read waiting, a known moment) is an interrupt, not bad input
+"$APPIO" run 4k-randread --engine null --target small.dat --size 16M --time 1 --json one.json >/dev/null 2>&1
+mkfifo slow.json
+blocked() { grep -q wait_for_partner "/proc/$1/wchan"; }
+for cmd in report compare; do
+	for sig in INT TERM; do
+		"$APPIO" $cmd one.json slow.json >out 2>err &
+		pid=$!
+		if ! wait_for 10 blocked $pid; then
+			not_ok "$cmd waits on the FIFO"; kill -KILL $pid; wait $pid; continue
+		fi
+		kill -$sig $pid
+		wait $pid
+		rc=$?
+		[ $rc -eq 130 ] && ok "SIG$sig while $cmd reads a document: exit 130" ||
+			{ not_ok "SIG$sig while $cmd reads a document: exit 130 (got $rc)"; sed 's/^/    /' err; }
+	done
+done
 finish
