@@ -16,13 +16,9 @@
 static int alibaba_probe(const char *buf, size_t len)
 {
 	char line[256], *f[8];
-	size_t n = 0;
 	uint64_t v;
 
-	while (n < len && n < sizeof(line) - 1 && buf[n] != '\n' && buf[n] != '\r')
-		n++;
-	memcpy(line, buf, n);
-	line[n] = 0;
+	text_first_line(buf, len, line, sizeof(line));
 	if (!strncmp(line, "device_id,opcode,offset,length,timestamp", 40))
 		return 100;
 	if (text_split(line, ',', f, 8) != 5 || text_u64(f[0], &v) || !strchr("RW", f[1][0]) ||

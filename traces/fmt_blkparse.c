@@ -49,13 +49,9 @@ static int blkparse_probe(const char *buf, size_t len)
 {
 	char line[256];
 	char *f[8];
-	size_t n = 0;
 	uint64_t v;
 
-	while (n < len && n < sizeof(line) - 1 && buf[n] != '\n')
-		n++;
-	memcpy(line, buf, n);
-	line[n] = 0;
+	text_first_line(buf, len, line, sizeof(line));
 	if (text_split(line, ' ', f, 8) < 7 || devno(f[0]) || text_u64(f[1], &v) ||
 	    text_u64(f[2], &v) || !strchr(f[3], '.') || text_u64(f[4], &v))
 		return 0;

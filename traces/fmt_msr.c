@@ -30,13 +30,9 @@ int trace_msr_filetime_ns(uint64_t ft, uint64_t *ns)
 static int msr_probe(const char *buf, size_t len)
 {
 	char line[256], *f[8];
-	size_t n = 0;
 	uint64_t v;
 
-	while (n < len && n < sizeof(line) - 1 && buf[n] != '\n' && buf[n] != '\r')
-		n++;
-	memcpy(line, buf, n);
-	line[n] = 0;
+	text_first_line(buf, len, line, sizeof(line));
 	if (!strncmp(line, "Timestamp,Hostname,DiskNumber", 30))
 		return 100;
 	if (text_split(line, ',', f, 8) != 7 || text_u64(f[0], &v) || trace_msr_filetime_ns(v, &v))

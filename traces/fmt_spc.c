@@ -28,14 +28,10 @@ static int op_of(const char *s, uint8_t *op)
 static int spc_probe(const char *buf, size_t len)
 {
 	char line[256], *f[8];
-	size_t n = 0;
 	uint64_t v;
 	uint8_t op;
 
-	while (n < len && n < sizeof(line) - 1 && buf[n] != '\n' && buf[n] != '\r')
-		n++;
-	memcpy(line, buf, n);
-	line[n] = 0;
+	text_first_line(buf, len, line, sizeof(line));
 	if (text_split(line, ',', f, 8) < 5 || text_u64(f[0], &v) || text_u64(f[1], &v) ||
 	    text_u64(f[2], &v) || op_of(f[3], &op) || text_dec_ns(f[4], 1000000000, &v))
 		return 0;

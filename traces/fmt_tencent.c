@@ -26,13 +26,9 @@ struct tencent_priv {
 static int tencent_probe(const char *buf, size_t len)
 {
 	char line[256], *f[8];
-	size_t n = 0;
 	uint64_t v;
 
-	while (n < len && n < sizeof(line) - 1 && buf[n] != '\n' && buf[n] != '\r')
-		n++;
-	memcpy(line, buf, n);
-	line[n] = 0;
+	text_first_line(buf, len, line, sizeof(line));
 	if (!strncmp(line, "Timestamp,Offset,Size,IOType,VolumeID", 37))
 		return 100;
 	if (text_split(line, ',', f, 8) != 5 || strlen(f[0]) != 10 || text_u64(f[0], &v) ||

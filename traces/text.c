@@ -82,3 +82,14 @@ char *text_trim(char *s)
 		s[--n] = 0;
 	return s;
 }
+
+char *text_first_line(const char *buf, size_t len, char *line, size_t size)
+{
+	size_t n = 0;
+
+	while (n < len && n + 1 < size && buf[n] != '\n' && buf[n] != '\r')
+		n++;
+	memcpy(line, buf, n);
+	line[n] = 0;
+	return line;
+}

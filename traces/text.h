@@ -6,6 +6,7 @@
 #ifndef APPIO_TRACES_TEXT_H
 #define APPIO_TRACES_TEXT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* @s is all decimal digits (at least one) and fits 64 bits: 0, else -1. */
@@ -20,6 +21,12 @@ int text_dec_ns(const char *s, uint64_t unit_ns, uint64_t *ns);
 
 /* Split @s in place at @sep (' ' also splits at tabs and runs of blanks). Returns the field count, at most @max; past @max the last field keeps the rest. */
 int text_split(char *s, char sep, char **f, int max);
+
+/*
+ * Copy the first line of @buf[0..len) (up to '\n' or '\r', at most @size - 1
+ * bytes) into @line, NUL-terminated, for a format's probe. Returns @line.
+ */
+char *text_first_line(const char *buf, size_t len, char *line, size_t size);
 
 /* @s with blanks trimmed at both ends, in place. */
 char *text_trim(char *s);
