@@ -23,19 +23,6 @@ struct why {
 	char expect[256];
 };
 
-/* One parsed value of any type, copied into the options struct on success. */
-union opt_value {
-	bool b;
-	uint64_t u;
-	unsigned pct;
-	double d;
-	const char *s;
-	int e;
-	struct opt_ulist list;
-	struct opt_split split;
-	struct opt_dist dist;
-};
-
 #define FRAC_DIGITS_MAX 40      /* a whole result never needs more: see frac_scaled() */
 #define HELP_COLUMN     28      /* "--name VALUE" longer than this is not aligned */
 

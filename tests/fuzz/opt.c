@@ -18,18 +18,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-union dst {
-	bool b;
-	uint64_t u;
-	unsigned pct;
-	double d;
-	const char *s;
-	int e;
-	struct opt_ulist list;
-	struct opt_split split;
-	struct opt_dist dist;
-};
-
 static const char *const choices[] = { "libaio", "io_uring", "sync", "null", "", NULL };
 
 static const struct { uint64_t min, max; } bounds[] = {
@@ -77,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.max = bounds[data[1] % (sizeof(bounds) / sizeof(bounds[0]))].max,
 	};
 	char *val = strndup((const char *)data + 2, size - 2);   /* argv strings end at a NUL */
-	union dst a, b;
+	union opt_value a, b;
 	char err[512] = "", text[8192];
 
 	memset(&a, 0, sizeof(a));
