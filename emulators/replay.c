@@ -90,8 +90,9 @@ static const struct opt_def replay_opt_table[] = {
 	{ "device-map", OPT_STRLIST, O(device_map), NULL,
 	  "SRC=PATH: replay the trace's device SRC (its name or index) on PATH, an existing file "
 	  "or device, instead of --target; repeatable" },
-	{ "spin", OPT_UINT, O(spin_us), "50",
-	  "microseconds before an I/O's time to stop sleeping and spin (costs a CPU, keeps time)",
+	{ "spin", OPT_UINT, O(spin_us), "1000",
+	  "microseconds before an I/O's time to stop sleeping and spin: waking from a sleep can "
+	  "take milliseconds on a virtual machine; less saves CPU and costs lag",
 	  .max = 1000000 },
 	{ "queue", OPT_BOOL, O(queue), NULL,
 	  "blkparse/blktrace: take requests at their Q (queued) event, not D (issued)" },

@@ -10,10 +10,12 @@
  *    percent of the trace's mean;
  *  - issue lag (submission minus due time) percentiles, and the share of
  *    I/Os more than 1 ms late;
- *  - a verdict: "kept up", or "could not keep up from second N" when in
- *    second N (and none before) more than 1 % of the I/Os due were over 1 ms
- *    late, saying whether a worker had waited at the in-flight cap then, or
- *    for its feeder to read the trace (feed_waits), or neither.
+ *  - a verdict: a second is late when more than 1 % of the I/Os due in it
+ *    were over 1 ms late. "could not keep up from second N" at the first late
+ *    second followed by another, or in which a worker waited at the in-flight
+ *    cap or for its feeder to read the trace (feed_waits), saying which;
+ *    "kept up but for K stalled second(s)" when every late second stands
+ *    alone; "kept up" when none is late.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -77,20 +79,33 @@ static void info(struct emu_run *run, const char *prefix, const char *key, const
 	emu_info(run, k, val);
 }
 
-/* The verdict of @m into @buf. */
-static void verdict(const struct replay_stats *m, uint64_t nsec, int timing, unsigned qd,
+/* Second @s of @m is late: more than 1 % of the I/Os due in it were over 1 ms late. */
+static bool late_second(const struct replay_stats *m, uint64_t s)
+{
+	return m->late[s] && (uint64_t)m->late[s] * 100 > m->due[s];
+}
+
+void replay_verdict(const struct replay_stats *m, uint64_t nsec, int timing, unsigned qd,
 		    char *buf, size_t len)
 {
+	uint64_t stalls = 0, first_stall = 0;
+
 	if (timing != REPLAY_TRACE) {
 		snprintf(buf, len, "as fast as possible (no schedule to keep)%s",
 			 timing == REPLAY_LOAD ? " at the trace's in-flight counts" : "");
 		return;
 	}
 	for (uint64_t s = 0; s < nsec; s++) {
-		if (!m->late[s] || (uint64_t)m->late[s] * 100 <= m->due[s])
+		if (!late_second(m, s))
 			continue;
 		bool cap = m->capped[s] || (s && m->capped[s - 1]);
 		bool starved = m->starved[s] || (s && m->starved[s - 1]);
+		bool next = s + 1 < nsec && late_second(m, s + 1);
+		if (!cap && !starved && !next) {
+			if (!stalls++)
+				first_stall = s;
+			continue;
+		}
 		char why[96];
 		if (cap)
 			snprintf(why, sizeof(why), "the in-flight cap was reached: --qd %u%s", qd,
@@ -101,7 +116,12 @@ static void verdict(const struct replay_stats *m, uint64_t nsec, int timing, uns
 		snprintf(buf, len, "could not keep up from second %llu (%s)", (unsigned long long)s, why);
 		return;
 	}
-	snprintf(buf, len, "kept up");
+	if (stalls)
+		snprintf(buf, len, "kept up but for %llu stalled second(s), the first second %llu "
+			 "(late, then caught up)",
+			 (unsigned long long)stalls, (unsigned long long)first_stall);
+	else
+		snprintf(buf, len, "kept up");
 }
 
 void replay_point_end(struct emu_run *run, const struct point_result *p)
@@ -135,7 +155,7 @@ void replay_point_end(struct emu_run *run, const struct point_result *p)
 	double mae = nsec ? sum_err / (double)nsec : 0;
 	const struct cls_result *lag = point_class(p, "lag");
 
-	verdict(m, nsec, o->timing, p->pt.qd, buf, sizeof(buf));
+	replay_verdict(m, nsec, o->timing, p->pt.qd, buf, sizeof(buf));
 	char key[64];
 	snprintf(key, sizeof(key), "%sverdict", prefix);
 	emu_info(run, key, buf);
