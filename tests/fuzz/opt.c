@@ -15,22 +15,13 @@
 #include <string.h>
 
 #include "appio/opt.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz.h"
 
 static const char *const choices[] = { "libaio", "io_uring", "sync", "null", "", NULL };
 
 static const struct { uint64_t min, max; } bounds[] = {
 	{ 0, 0 }, { 1, 0 }, { 1, 100 }, { 512, 1ULL << 30 }, { 4096, UINT64_MAX }, { 2, 3 },
 };
-
-/* A broken promise is a finding: abort, so the fuzzer keeps the input. */
-#define must(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-		abort(); \
-	} \
-} while (0)
 
 static void standalone(const char *val)
 {
