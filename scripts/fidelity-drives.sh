@@ -15,12 +15,12 @@
 #                                  real block layer
 #                     ram-slow     the same device, with the server (or appio)
 #                                  in a blkio cgroup throttled to SLOW_IOPS
-#                                  reads and writes per second (default 1000)
+#                                  reads and writes per second (default 300)
 #                     disk         a folder under --out, on the disk that
 #                                  holds it, as it is
 #                     disk-slower  that disk, throttled to SLOWER_IOPS per
-#                                  second (default 300) and SLOWER_MBPS MB/s
-#                                  (default 20) each way
+#                                  second (default 100) and SLOWER_MBPS MB/s
+#                                  (default 10) each way
 #   --servers LIST  mariadb,postgres (default both)
 #   --configs LIST  big: TABLES x SIZE rows (default 4 x 250,000), about 4x
 #                   the pool (BP, default 128M): most reads reach the drive;
@@ -33,7 +33,7 @@
 #   --out DIR       results (default ./appio-fidelity-drives): raw.jsonl, one
 #                   line per real or emulated point, and report.txt
 #   --short         the CI form: drives ram,ram-slow, mariadb, big at 4 x 50,000
-#                   rows with a 32M pool, SLOW_IOPS 300, 4 threads, 10 s points
+#                   rows with a 32M pool, 4 threads, 10 s points
 #                   after 5 s of warm-up
 #   --report FILE   run nothing: print the comparison again from a raw.jsonl
 #                   (e.g. the figures kept in docs/data/fidelity-drives/)
@@ -70,8 +70,8 @@ OUT=./appio-fidelity-drives
 BP=${BP:-128M}
 TABLES=${TABLES:-4} SIZE=${SIZE:-250000}
 FIT_TABLES=${FIT_TABLES:-2} FIT_SIZE=${FIT_SIZE:-50000}
-SLOW_IOPS=${SLOW_IOPS:-1000}
-SLOWER_IOPS=${SLOWER_IOPS:-300} SLOWER_MBPS=${SLOWER_MBPS:-20}
+SLOW_IOPS=${SLOW_IOPS:-300}
+SLOWER_IOPS=${SLOWER_IOPS:-100} SLOWER_MBPS=${SLOWER_MBPS:-10}
 PG_CACHE=${PG_CACHE:-64M}
 
 die() { echo "fidelity-drives: $*" >&2; exit 2; }
@@ -138,7 +138,7 @@ while [ $# -gt 0 ]; do
 	--out) OUT=${2:?--out needs a folder}; shift 2 ;;
 	--short)
 		DRIVES=ram,ram-slow SERVERS=mariadb CONFIGS=big THREADS=4 TIME=10 WARMUP=5
-		BP=32M TABLES=4 SIZE=50000 SLOW_IOPS=300
+		BP=32M TABLES=4 SIZE=50000
 		shift ;;
 	--report) report "${2:?--report needs a raw.jsonl}"; exit $? ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
@@ -178,6 +178,7 @@ losetup -f >/dev/null 2>&1 || die "no free loop device (losetup -f)"
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 WORK=$(mktemp -d /tmp/appio-drives.XXXXXX)       # short: socket paths must stay short
+chmod 755 "$WORK"                               # PostgreSQL runs as its own user
 TMPFS=$WORK/tmpfs MNT=$WORK/ram LOOP=''
 : >"$OUT/raw.jsonl"
 : >"$OUT/report.txt"
@@ -197,10 +198,15 @@ cleanup() {
 	mountpoint -q "$MNT" 2>/dev/null && umount "$MNT"
 	if [ -n "$LOOP" ]; then
 		losetup -d "$LOOP"
-		# the detach completes a moment later; the tmpfs is busy until it has
-		for i in $(seq 100); do losetup -j "$TMPFS/disk" | grep -q . || break; sleep 0.1; done
+		# the detach completes a moment later (seconds on a busy machine);
+		# the tmpfs stays busy until it has
+		for i in $(seq 300); do [ -e "/sys/block/${LOOP#/dev/}/loop/backing_file" ] || break; sleep 0.1; done
 	fi
-	mountpoint -q "$TMPFS" 2>/dev/null && umount "$TMPFS"
+	for i in $(seq 50); do
+		mountpoint -q "$TMPFS" 2>/dev/null || break
+		umount "$TMPFS" 2>/dev/null || sleep 0.2
+	done
+	mountpoint -q "$TMPFS" 2>/dev/null && umount -l "$TMPFS"
 	rm -rf "$WORK"
 	[ -n "${DISKDIR:-}" ] && rm -rf "$DISKDIR"
 	return 0
@@ -216,12 +222,13 @@ if [ $need_ram = 1 ]; then
 	mount -t tmpfs -o size=8G appio-drives "$TMPFS" || die "cannot mount a tmpfs at $TMPFS"
 	truncate -s 6G "$TMPFS/disk"
 	LOOP=$(losetup -f --show "$TMPFS/disk") || die "cannot attach a loop device"
-	mkfs.ext4 -q -E nodiscard "$LOOP" && mount "$LOOP" "$MNT" || die "cannot make ext4 on $LOOP"
+	mkfs.ext4 -q -E nodiscard "$LOOP" && mount "$LOOP" "$MNT" && chmod 755 "$MNT" || die "cannot make ext4 on $LOOP"
 	log "ram: ext4 on $LOOP over a tmpfs file, mounted at $MNT"
 fi
 if [ $need_disk = 1 ]; then
 	DISKDIR=$OUT/disk
 	mkdir -p "$DISKDIR"
+	chmod 755 "$DISKDIR"
 fi
 
 # majmin FOLDER: the whole disk holding FOLDER, as MAJ:MIN (throttles take disks)
@@ -286,8 +293,8 @@ real() {
 		if [[ " $prepared " != *" $dev "* ]]; then
 			"$ROOT/scripts/db-stop.sh" "$srv" --remove >/dev/null 2>&1 || true
 			# shellcheck disable=SC2046
-			conn=$(in_cg "$dev" "$kind" "$ROOT/scripts/db-start.sh" "$kind" "$srv" $(settings "$kind") 2>/dev/null | tail -n 1) ||
-				die "cannot start $kind on $drive"
+			conn=$(in_cg "$dev" "$kind" "$ROOT/scripts/db-start.sh" "$kind" "$srv" $(settings "$kind") 2>"$WORK/start.err" | tail -n 1) ||
+				die "cannot start $kind on $drive: $(tail -n 1 "$WORK/start.err")"
 			log "$kind $cfg on $dev: preparing $tables x $size rows"
 			# shellcheck disable=SC2086
 			"$APPIO" db prepare oltp_read_write $conn --tables "$tables" --table-size "$size" --threads 2 >/dev/null
@@ -295,8 +302,8 @@ real() {
 			prepared="$prepared $dev"
 		fi
 		# shellcheck disable=SC2046
-		conn=$(in_cg "$drive" "$kind" "$ROOT/scripts/db-start.sh" "$kind" "$srv" $(settings "$kind") 2>/dev/null | tail -n 1) ||
-			die "cannot start $kind on $drive"
+		conn=$(in_cg "$drive" "$kind" "$ROOT/scripts/db-start.sh" "$kind" "$srv" $(settings "$kind") 2>"$WORK/start.err" | tail -n 1) ||
+			die "cannot start $kind on $drive: $(tail -n 1 "$WORK/start.err")"
 		for t in ${THREADS//,/ }; do
 			log "$kind $cfg on $drive: real server, $t threads"
 			# shellcheck disable=SC2086
@@ -319,7 +326,8 @@ real() {
 emulated() {
 	local kind=$1 cfg=$2 tables=$3 size=$4 drive f model=innodb extra=()
 	local mb=$((256 + tables * size * 300 / 1048576))
-	[ "$kind" = postgres ] && model=postgres extra=(--direct 0)
+	# PostgreSQL's model keeps max_wal_size (1G) of WAL beside the tables
+	[ "$kind" = postgres ] && model=postgres extra=(--direct 0) mb=$((mb + 1024))
 	for drive in "${DRIVE_LIST[@]}"; do
 		f=$(folder "$drive")/emu.dat
 		rm -f "$f"
