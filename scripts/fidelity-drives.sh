@@ -33,7 +33,7 @@
 #   --out DIR       results (default ./appio-fidelity-drives): raw.jsonl, one
 #                   line per real or emulated point, and report.txt
 #   --short         the CI form: drives ram,ram-slow, mariadb, big at 4 x 50,000
-#                   rows with a 32M pool, 4 threads, 10 s points
+#                   rows with a 32M pool, SLOW_IOPS 100, 4 threads, 10 s points
 #                   after 5 s of warm-up
 #   --report FILE   run nothing: print the comparison again from a raw.jsonl
 #                   (e.g. the figures kept in docs/data/fidelity-drives/)
@@ -138,7 +138,7 @@ while [ $# -gt 0 ]; do
 	--out) OUT=${2:?--out needs a folder}; shift 2 ;;
 	--short)
 		DRIVES=ram,ram-slow SERVERS=mariadb CONFIGS=big THREADS=4 TIME=10 WARMUP=5
-		BP=32M TABLES=4 SIZE=50000
+		BP=32M TABLES=4 SIZE=50000 SLOW_IOPS=100
 		shift ;;
 	--report) report "${2:?--report needs a raw.jsonl}"; exit $? ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
