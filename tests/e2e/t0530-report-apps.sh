@@ -19,7 +19,8 @@ if ! command -v gnuplot >/dev/null; then
 	skip "report charts" "gnuplot is not installed"
 	finish
 fi
-expect_exit 0 "report on three results" -- "$APPIO" report a.json b.json fs.json -o report.html
+expect_exit 0 "report on three results" -- "$APPIO" report a.json b.json fs.json -o report.html \
+	--label a.json=a --label b.json=b --label fs.json=fs
 
 # count figures by their identification: data-test, data-chart, data-drive
 count() { grep -o "<figure class=\"chart\" [^>]*>" "${2:-report.html}" | grep -c -- "$1"; }
