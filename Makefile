@@ -7,7 +7,7 @@
 #                   each for FUZZ_TIME seconds (a trace reader's for FUZZ_TRACE_TIME)
 #                   and replay its regression inputs
 #   make bench      appio against fio side by side (scripts/bench-vs-fio.sh)
-#   make install    install to $(PREFIX)/bin
+#   make install    install to $(PREFIX): bin/appio, its manual page, bash completion
 #   make check      the README's test command: install missing Debian packages
 #                   (needs root), then make test, make asan, make tsan and a
 #                   short make fuzz; the database-server tests run once, in the
@@ -159,8 +159,13 @@ check:
 	$(MAKE) tsan
 	$(MAKE) fuzz FUZZ_TIME=10
 
+# the manual page and the bash completion are printed by the binary from its own tables
 install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/appio
+	./$(BIN) man > $(BUILD)/appio.1
+	install -D -m 0644 $(BUILD)/appio.1 $(DESTDIR)$(PREFIX)/share/man/man1/appio.1
+	./$(BIN) completion bash > $(BUILD)/appio.bash
+	install -D -m 0644 $(BUILD)/appio.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/appio
 
 clean:
 	rm -rf build $(BIN) appio-asan appio-tsan

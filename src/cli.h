@@ -47,5 +47,10 @@ int cmd_suite(int argc, char **argv);       /* src/cmd_suite.c: appio suite quic
 int cmd_report(int argc, char **argv);      /* src/cmd_report.c: appio report RESULT.json... */
 int cmd_compare(int argc, char **argv);     /* src/cmd_report.c: appio compare A.json B.json... */
 int cmd_trace(int argc, char **argv);       /* src/cmd_trace.c: appio trace info|convert|formats */
+int cmd_man(int argc, char **argv);         /* src/cmd_man.c: appio man (roff manual page) */
+int cmd_completion(int argc, char **argv);  /* src/cmd_man.c: appio completion bash */
+
+/* The usage lines of 'appio --help' and of the manual's synopsis (src/main.c). */
+extern const char cli_usage_text[];
 
 #endif

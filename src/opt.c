@@ -451,8 +451,7 @@ char *opt_format(const struct opt_def *o, const void *src, char *buf, size_t len
 	return buf;
 }
 
-/* "--name METAVAR", the left column of a help line. */
-static void help_left(const struct opt_def *o, char *buf, size_t len)
+void opt_usage(const struct opt_def *o, char *buf, size_t len)
 {
 	static const char *const metavars[] = {
 		[OPT_BOOL] = "", [OPT_UINT] = "N", [OPT_SIZE] = "SIZE",
@@ -477,13 +476,13 @@ void opt_help(FILE *f, const struct opt_def *tab)
 	int width = 0;
 
 	for (const struct opt_def *o = tab; o->name; o++) {
-		help_left(o, left, sizeof(left));
+		opt_usage(o, left, sizeof(left));
 		int n = (int)strlen(left);
 		if (n > width && n <= HELP_COLUMN)
 			width = n;      /* a long enum list overflows rather than push every line right */
 	}
 	for (const struct opt_def *o = tab; o->name; o++) {
-		help_left(o, left, sizeof(left));
+		opt_usage(o, left, sizeof(left));
 		fprintf(f, "  %-*s  %s", width, left, o->help ? o->help : "");
 		if (o->alias)
 			fprintf(f, " (also --%s)", o->alias);

@@ -170,6 +170,9 @@ int opt_set(const struct opt_def *o, void *dst, const char *val, char *err, size
  */
 char *opt_format(const struct opt_def *o, const void *src, char *buf, size_t len);
 
+/* "--name METAVAR" (or "--name a|b|c"): how @o is typed, the left column of its help line. */
+void opt_usage(const struct opt_def *o, char *buf, size_t len);
+
 /*
  * Print one help line per row of @tab: "  --name VALUE   help (default: X)",
  * with "(also --alias)" for a row that has one.
