@@ -62,6 +62,18 @@ ifeq ($(call pc,jansson),yes)
 else ifeq ($(filter check clean,$(MAKECMDGOALS)),)
   $(error jansson not found: run scripts/install-deps.sh (Debian package libjansson-dev))
 endif
+# zlib reads gzip-compressed traces (the bundled ones): required.
+ifeq ($(call pc,zlib),yes)
+  CPPFLAGS += $(shell pkg-config --cflags zlib)
+  LDLIBS   += $(shell pkg-config --libs zlib)
+else ifeq ($(filter check clean,$(MAKECMDGOALS)),)
+  $(error zlib not found: run scripts/install-deps.sh (Debian package zlib1g-dev))
+endif
+# libtracefs (with libtraceevent) lets 'appio trace record' capture block requests.
+ifeq ($(call pc,libtracefs),yes)
+  CPPFLAGS += -DHAVE_TRACEFS $(shell pkg-config --cflags libtracefs libtraceevent)
+  LDLIBS   += $(shell pkg-config --libs libtracefs libtraceevent)
+endif
 MYSQL_PC := $(firstword $(foreach p,libmariadb mysqlclient,$(if $(call pc,$(p)),$(p))))
 ifneq ($(MYSQL_PC),)
   CPPFLAGS += -DHAVE_MYSQL $(shell pkg-config --cflags $(MYSQL_PC))
@@ -161,6 +173,8 @@ check:
 
 install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/appio
+	for f in traces/*.trace.gz; do [ ! -e "$$f" ] || \
+	  install -D -m 0644 "$$f" "$(DESTDIR)$(PREFIX)/share/appio/$$f" || exit 1; done
 
 clean:
 	rm -rf build $(BIN) appio-asan appio-tsan

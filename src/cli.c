@@ -103,6 +103,40 @@ int cli_finish(const struct result *res, int rc, const char *err,
 	return status;
 }
 
+static const char *or_unknown(const char *s)
+{
+	return s ? s : "?";
+}
+
+/* A bundled trace's line: what ran, from its header. */
+static void list_trace(void *arg, const char *name, const char *path)
+{
+	struct trace_reader r;
+	char what[200];
+	(void)arg;
+
+	if (trace_open(&r, path, NULL, NULL)) {
+		printf("  %-22s (unreadable: %s)\n", name, r.err);
+		trace_close(&r);
+		return;
+	}
+	const struct trace_hdr *h = &r.hdr;
+	const char *wl = trace_hdr_meta_get(h, "run.workload"), *cmd = trace_hdr_meta_get(h, "capture.command");
+	const char *ver = trace_hdr_meta_get(h, "server.server_version"), *desc = trace_hdr_meta_get(h, "desc");
+	if (desc)
+		snprintf(what, sizeof(what), "%s", desc);
+	else if (wl)
+		snprintf(what, sizeof(what), "%s on %s %s, threads %s", wl,
+			 or_unknown(trace_hdr_meta_get(h, "run.driver")), ver ? ver : "",
+			 or_unknown(trace_hdr_meta_get(h, "run.threads")));
+	else if (cmd)
+		snprintf(what, sizeof(what), "%s", cmd);
+	else
+		snprintf(what, sizeof(what), "%s", h->source);
+	printf("  %-22s %s\n", name, what);
+	trace_close(&r);
+}
+
 int cmd_list(int argc, char **argv)
 {
 	(void)argv;
@@ -121,6 +155,9 @@ int cmd_list(int argc, char **argv)
 	puts("\ntrace formats (appio trace ... --from/--to NAME):");
 	for (const struct trace_format *const *f = trace_format_table; *f; f++)
 		printf("  %-16s %s\n", (*f)->name, (*f)->desc);
+	puts("\nbundled traces (appio run replay --trace NAME; appio trace info NAME):");
+	if (trace_bundled_each(list_trace, NULL) <= 0)
+		puts("  (none found: see APPIO_TRACES in the README)");
 	/* what emulators bring of their own: database drivers, workloads... */
 	for (const struct emu_ops *const *e = emulator_table; *e; e++) {
 		for (const struct emu_list *l = (*e)->lists; l && l->title; l++) {

@@ -47,5 +47,6 @@ int cmd_suite(int argc, char **argv);       /* src/cmd_suite.c: appio suite quic
 int cmd_report(int argc, char **argv);      /* src/cmd_report.c: appio report RESULT.json... */
 int cmd_compare(int argc, char **argv);     /* src/cmd_report.c: appio compare A.json B.json... */
 int cmd_trace(int argc, char **argv);       /* src/cmd_trace.c: appio trace info|convert|formats */
+int cmd_trace_record(int argc, char **argv);/* src/cmd_record.c: appio trace record */
 
 #endif

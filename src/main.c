@@ -56,6 +56,7 @@ static void usage(FILE *f)
 	      "                                        charts and rankings; text without -o\n"
 	      "       appio compare A.json B.json...   a table per test: figure, rank, % from best\n"
 	      "       appio trace info|convert|formats a block trace's figures; convert between formats\n"
+	      "       appio trace record --device D -o F  capture a device's block requests (root)\n"
 	      "       appio run --help                 options common to every run\n"
 	      "       appio run PROFILE --help         a profile's options and defaults\n", f);
 }

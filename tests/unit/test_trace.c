@@ -402,8 +402,23 @@ static void test_appio_format(void)
 	CHECK(!strcmp(bad("appio", "appio-trace 1\ndevice 0 a\n5 - W - 1 0 512 - -\n"),
 		      "'build/tests/trace-bad.tmp' line 3: expected a declared device id (0..0), got '1'"), "%s",
 	      bad("appio", "appio-trace 1\ndevice 0 a\n5 - W - 1 0 512 - -\n"));
-	CHECK(!strcmp(bad("appio", "appio-trace 2\n"), "'build/tests/trace-bad.tmp' line 1: this is version 2 "
-		      "of appio's format; this appio reads version 1"), "%s", bad("appio", "appio-trace 2\n"));
+	CHECK(!strcmp(bad("appio", "appio-trace 3\n"), "'build/tests/trace-bad.tmp' line 1: this is version 3 "
+		      "of appio's format; this appio reads versions 1 to 2"), "%s", bad("appio", "appio-trace 3\n"));
+	CHECK(strstr(bad("appio", "appio-trace 1\nmeta a b\n"), "trace-bad.tmp' line 2: expected a header line"),
+	      "%s", bad("appio", "appio-trace 1\nmeta a b\n"));
+	CHECK(!strcmp(bad("appio", "appio-trace 2\nmeta x\n"), "'build/tests/trace-bad.tmp' line 2: expected "
+		      "'meta KEY VALUE', got 'meta x'"), "%s", bad("appio", "appio-trace 2\nmeta x\n"));
+	/* version 2: meta lines, kept in the header, a repeated key replaced */
+	struct trace_reader r;
+	struct trace_rec rec;
+	write_file("build/tests/a.tmp", "appio-trace 2\nmeta run.workload oltp_read_write\n"
+		   "meta capture.device  vda (254:0)\nmeta run.workload oltp_write_only\ndevice 0 vda\n"
+		   "0 10 R - 0 0 4096 1 5\n");
+	CHECK(!trace_open(&r, "build/tests/a.tmp", NULL, NULL) && trace_next(&r, &rec) == 0 &&
+	      r.hdr.nmeta == 2 && !strcmp(trace_hdr_meta_get(&r.hdr, "run.workload"), "oltp_write_only") &&
+	      !strcmp(trace_hdr_meta_get(&r.hdr, "capture.device"), "vda (254:0)") &&
+	      !trace_hdr_meta_get(&r.hdr, "run.threads"), "meta: %u, %s", r.hdr.nmeta, r.err);
+	trace_close(&r);
 	CHECK(!strcmp(bad("appio", "appio-trace 1\ndevice 0 a\n5 3 W - 0 0 512 - -\n"),
 		      "'build/tests/trace-bad.tmp' line 3: expected complete_ns in ns, not before issue_ns, "
 		      "or '-', got '3'"), "%s", bad("appio", "appio-trace 1\ndevice 0 a\n5 3 W - 0 0 512 - -\n"));
