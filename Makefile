@@ -116,7 +116,7 @@ $(BUILD)/%.o: %.c
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(STD) $(CPPFLAGS) $(WARN) $(CFLAGS) -Isrc -Iemulators -Itests/unit -o $@ $< $(LIB_OBJS) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(STD) $(CPPFLAGS) $(WARN) $(CFLAGS) -Isrc -Iemulators -Itraces -Itests/unit -o $@ $< $(LIB_OBJS) $(LDFLAGS) $(LDLIBS)
 
 # The fault-injection shim the e2e tests preload (tests/fault/fault.c): plain
 # flags, no sanitizer, so that it loads into any build of appio.
