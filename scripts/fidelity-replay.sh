@@ -14,7 +14,8 @@
 #   APPIO=PATH      the appio binary (default ./appio)
 #
 # Steps: a 2 GiB file on the drive under --out becomes a loop device with
-# direct I/O (so the loop's requests reach the drive as they are), ext4 on
+# direct I/O and 4 KiB sectors (so the loop's requests reach the drive as
+# they are, not through the page cache of the file), ext4 on
 # it; MariaDB (scripts/db-start.sh) keeps its data there with a 32 MB buffer
 # pool; appio db prepare, then appio db run oltp_read_write --capture. The
 # server is stopped, the file system unmounted, and the trace replayed on the
@@ -64,8 +65,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-truncate -s 2G disk.img
-DEV=$(losetup -f --show --direct-io=on disk.img)
+# written through once: a sparse or preallocated file would make the capture's
+# first writes allocate (journal commits on the drive) and the replay's not
+dd if=/dev/zero of=disk.img bs=1M count=2048 oflag=direct status=none
+# 4 KiB sectors: the loop device does direct I/O only in whole blocks of the file system under it
+DEV=$(losetup -f --show --sector-size 4096 --direct-io=on disk.img)
+[ "$(cat "/sys/block/${DEV#/dev/}/loop/dio" 2>/dev/null)" = 1 ] ||
+	die "$DEV does not do direct I/O on '$OUT/disk.img' (its file system takes no O_DIRECT?)"
 mkfs.ext4 -q -F "$DEV"
 mkdir -p "$MNT"
 mount "$DEV" "$MNT"

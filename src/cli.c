@@ -157,7 +157,7 @@ int cmd_list(int argc, char **argv)
 		printf("  %-16s %s\n", (*f)->name, (*f)->desc);
 	puts("\nbundled traces (appio run replay --trace NAME; appio trace info NAME):");
 	if (trace_bundled_each(list_trace, NULL) <= 0)
-		puts("  (none found: see APPIO_TRACES in the README)");
+		puts("  (none found: set APPIO_TRACES to the folder that holds them)");
 	/* what emulators bring of their own: database drivers, workloads... */
 	for (const struct emu_ops *const *e = emulator_table; *e; e++) {
 		for (const struct emu_list *l = (*e)->lists; l && l->title; l++) {

@@ -94,6 +94,7 @@ void trace_record_free(struct trace_record *r)
 #define POLL_NS (50 * 1000000ULL)
 #define SLACK_NS (5 * 1000000ULL)
 #define PEAK_SECONDS 86400              /* per-second event counts kept for the peak */
+#define FLUSH_KEY UINT64_MAX            /* the pairing table's sector for every flush */
 
 struct ev {
 	uint64_t ts, sector, seq;
@@ -241,11 +242,17 @@ static void write_rec(struct trace_record *r, struct trace_rec *rec)
 	}
 }
 
-/* An issue event to a record in the pairing table, or a completion to its issue. */
+/*
+ * An issue event to a record in the pairing table, or a completion to its
+ * issue. A flush has no sector of its own: the kernel gives 0 at issue and
+ * -1 at completion, so flushes pair among themselves, oldest first.
+ */
 static void pair_event(struct trace_record *r, const struct ev *e)
 {
 	struct trace_rec rec;
-	uint64_t sector = e->sector;
+	uint8_t op;
+	uint16_t fl;
+	uint64_t sector = !trace_rwbs_parse(e->rwbs, &op, &fl) && op == TRACE_OP_FLUSH ? FLUSH_KEY : e->sector;
 
 	if (e->kind == EV_COMPLETE) {
 		pair_complete(&r->pair, 0, sector, e->ts, &r->hdr.devs);

@@ -267,6 +267,13 @@ static void test_tracefs(void)
 	REC(g, 2, 1110000, 1610000, TRACE_OP_FLUSH, 0, 0, 0);
 	CHECK(g.r[0].pid == 1234 && g.r[1].pid == 88 && !strcmp(g.names[1], "259,0"), "pids %d %d, '%s'",
 	      g.r[0].pid, g.r[1].pid, g.names[1]);
+	/* a flush as kernel 6.x prints it: sector 0 at issue, -1 at completion */
+	write_file("build/tests/f.tmp", "k-10 [001] ..... 5.000001: block_rq_issue: 7,0 FF 0 () 0 + 0 none,0,0 [k]\n"
+		   "s-22 [001] ..s.. 5.000003: block_rq_complete: 7,0 FF () 18446744073709551615 + 0 none,0,0 [0]\n");
+	read_all("build/tests/f.tmp", "tracefs", 0, &g);
+	CHECK(g.rc == 1 && g.n == 1, "flush: rc %d, %d records: %s", g.rc, g.n, g.err);
+	REC(g, 0, 0, 2000, TRACE_OP_FLUSH, 0, 0, 0);
+	unlink("build/tests/f.tmp");
 	CHECK(!strcmp(bad("tracefs", "x-1 [000] .... 5.0: block_rq_issue: 8,0 WS 4096 () 12 8 [x]\n"),
 		      "'build/tests/trace-bad.tmp' line 1: expected 'MAJ,MIN RWBS ... SECTOR + SECTORS ...' "
 		      "after the event name"), "%s", bad("tracefs", "x-1 [000] .... 5.0: block_rq_issue: 8,0 WS\n"));
