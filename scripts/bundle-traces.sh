@@ -40,6 +40,7 @@ done
 [ "$(id -u)" -eq 0 ] || die "needs root"
 OUT=$(cd "$OUT" && pwd)
 WORK=$(mktemp -d /tmp/appio-bundle.XXXXXX)
+chmod 755 "$WORK"               # PostgreSQL runs as its own user
 DEV= MNT=$WORK/mnt
 cleanup() {
 	[ -d "$MNT/db" ] && "$SCRIPTS/db-stop.sh" "$MNT/db" >/dev/null 2>&1 || true
@@ -88,21 +89,29 @@ for name in "${NAMES[@]}"; do
 	fresh_fs
 	case $name in
 	mariadb-oltp)
-		oltp "$name" $("$SCRIPTS/db-start.sh" mariadb "$MNT/db" innodb_buffer_pool_size=16M | tail -n 1) ;;
+		conn=$("$SCRIPTS/db-start.sh" mariadb "$MNT/db" innodb_buffer_pool_size=16M | tail -n 1)
+		[ -n "$conn" ] || die "MariaDB did not start"
+		# shellcheck disable=SC2086 # a list of options
+		oltp "$name" $conn ;;
 	postgres-oltp)
-		oltp "$name" $("$SCRIPTS/db-start.sh" postgres "$MNT/db" shared_buffers=16MB | tail -n 1) ;;
+		conn=$("$SCRIPTS/db-start.sh" postgres "$MNT/db" shared_buffers=16MB | tail -n 1)
+		[ -n "$conn" ] || die "PostgreSQL did not start"
+		# shellcheck disable=SC2086
+		oltp "$name" $conn ;;
 	sqlite-oltp)
 		oltp "$name" --driver sqlite --sqlite-db "$MNT/sbtest.db" ;;
 	fileserver-mix)
-		"$APPIO" trace record --path "$MNT" -o "$WORK/$name.trace" -- bash -c "$(declare -f fileserver);
+		"$APPIO" trace record --path "$MNT" -o "$WORK/$name.trace" --desc "tar writes /usr/share/doc and \
+/usr/include out, find + cat read them back cold, rm deletes half, sync; in rounds (ext4)" -- bash -c "$(declare -f fileserver);
 			MNT='$MNT' TIME=$TIME fileserver" 2>"$WORK/$name.log" ;;
 	*) die "unknown trace '$name'" ;;
 	esac
 	gzip -9 -n -c "$WORK/$name.trace" >"$OUT/$name.trace.gz"
 	"$APPIO" trace info "$OUT/$name.trace.gz" >"$WORK/$name.info"
-	printf -- '- `%s`: %s; %s; captured %s on %s (%s, a loop device with direct I/O over a file on it), %s\n' \
-		"$name" "$(grep -E '^I/Os:' "$WORK/$name.info" | sed 's/^I\/Os: *//')" \
-		"$(grep -E '^ +(run\.workload|run\.driver|run\.tables|run\.threads|server\.server_version|server\.innodb_buffer_pool_size|server\.shared_buffers|server\.journal_mode|server\.synchronous|capture\.command):' "$WORK/$name.info" |
+	printf -- '- `%s`: %s, %s; %s; captured %s on %s (%s, a loop device with direct I/O over a file on it), %s\n' \
+		"$name" "$(grep -E '^duration:' "$WORK/$name.info" | sed 's/^duration: *//; s/ from first to last issue//')" \
+		"$(grep -E '^I/Os:' "$WORK/$name.info" | sed 's/^I\/Os: *//; s/ (mean over the duration)//')" \
+		"$(grep -E '^ +(run\.workload|run\.driver|run\.tables|run\.threads|server\.server_version|server\.innodb_buffer_pool_size|server\.shared_buffers|server\.journal_mode|server\.synchronous|desc):' "$WORK/$name.info" |
 		   sed 's/^ *//' | tr '\n' ';' | sed 's/;$//; s/;/; /g')" \
 		"$(date -u +%Y-%m-%d)" "$(uname -r)" "$(df --output=source "$WORK" | tail -1)" \
 		"$(du -k "$OUT/$name.trace.gz" | cut -f1) KiB"

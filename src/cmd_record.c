@@ -22,18 +22,20 @@
 
 static const char usage_text[] =
 	"usage: appio trace record (--device NAME | --path PATH) -o FILE [--time S]\n"
-	"                          [--rate IOPS] [--buffer-kb N] [-- COMMAND ARGS...]\n"
+	"                          [--rate IOPS] [--buffer-kb N] [--desc TEXT] [-- COMMAND ARGS...]\n"
 	"Records every block request of a device (vda, /dev/sdb, 8:16) or of the\n"
 	"partition holding PATH (offsets relative to the partition) with its issue and\n"
 	"completion times, size, flags and submitting thread, into FILE in appio's\n"
 	"trace format, until --time seconds have passed, Ctrl-C, or COMMAND exits.\n"
 	"--rate is the I/Os per second to expect (default 100000), which sizes the\n"
 	"kernel's buffer per CPU; --buffer-kb sets that size itself. Lost events stop\n"
-	"the capture with an error. Needs root (CAP_SYS_ADMIN).";
+	"the capture with an error. --desc puts a line saying what ran in the trace's\n"
+	"header. Needs root (CAP_SYS_ADMIN).";
 
 struct record_args {
 	struct trace_record_opts o;
 	double time_s;
+	const char *desc;
 	char **cmd;                     /* NULL-terminated, or NULL */
 };
 
@@ -63,7 +65,7 @@ static void parse_args(int argc, char **argv, struct record_args *a)
 			break;
 		}
 		if (strcmp(o, "--device") && strcmp(o, "--path") && strcmp(o, "--time") && strcmp(o, "-o") &&
-		    strcmp(o, "--rate") && strcmp(o, "--buffer-kb"))
+		    strcmp(o, "--rate") && strcmp(o, "--buffer-kb") && strcmp(o, "--desc"))
 			cli_usage_error("trace record: unknown %s '%s' (see 'appio trace record --help')",
 					o[0] == '-' ? "option" : "argument", o);
 		if (i + 1 == argc)
@@ -75,6 +77,8 @@ static void parse_args(int argc, char **argv, struct record_args *a)
 			a->o.path = v;
 		else if (!strcmp(o, "-o"))
 			a->o.out = v;
+		else if (!strcmp(o, "--desc"))
+			a->desc = v;
 		else if (!strcmp(o, "--rate"))
 			a->o.rate = parse_u64(o, v, "I/Os per second, a positive whole number");
 		else if (!strcmp(o, "--buffer-kb")) {
@@ -177,6 +181,8 @@ int cmd_trace_record(int argc, char **argv)
 		return rc == -EINVAL || rc == -EPERM || rc == -ENOTSUP ? EXIT_USAGE : 1;
 	}
 	command_meta(rec, a.cmd);
+	if (a.desc)
+		trace_record_meta(rec, "desc", a.desc);
 	fprintf(stderr, "appio: trace record: recording %s into '%s'%s\n", trace_record_device(rec), a.o.out,
 		a.cmd ? "" : a.time_s > 0 ? "" : " until Ctrl-C");
 	if (a.cmd && (child = run_command(a.cmd)) < 0) {

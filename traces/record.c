@@ -285,11 +285,13 @@ static void process(struct trace_record *r, uint64_t cutoff, bool drain)
 	struct trace_rec rec;
 	size_t n = 0;
 
-	qsort(r->pend, r->npend, sizeof(*r->pend), ev_cmp);
-	while (n < r->npend && r->pend[n].ts < cutoff)
-		pair_event(r, &r->pend[n++]);
-	memmove(r->pend, r->pend + n, (r->npend - n) * sizeof(*r->pend));
-	r->npend -= n;
+	if (r->npend) {
+		qsort(r->pend, r->npend, sizeof(*r->pend), ev_cmp);
+		while (n < r->npend && r->pend[n].ts < cutoff)
+			pair_event(r, &r->pend[n++]);
+		memmove(r->pend, r->pend + n, (r->npend - n) * sizeof(*r->pend));
+		r->npend -= n;
+	}
 	while (!pair_pop(&r->pair, &rec, drain, &r->hdr.devs))
 		write_rec(r, &rec);
 }

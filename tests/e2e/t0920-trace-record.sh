@@ -120,7 +120,7 @@ awk 'NF == 9 && $3 == "R" && $8 > 4 { bad++ } NF == 9 && $3 == "R" && $8 == 4 { 
 # ---- Ctrl-C: the trace is complete up to the stop, and readable ----
 "$APPIO" trace record --device "$NAME" -o int.trace 2>int.err &
 pid=$!
-if wait_for 10 grep -q 'recording' int.err; then
+if wait_for 60 grep -q recording int.err; then
 	dd if="$DEV" of=/dev/null bs=4k count=50 iflag=direct status=none
 	kill -INT $pid
 	wait $pid
@@ -135,7 +135,7 @@ fi
 # ---- lost events: a reader held still while its small buffer overflows ----
 "$APPIO" trace record --device "$NAME" --buffer-kb 64 -o lost.trace 2>lost.err &
 pid=$!
-if wait_for 10 grep -q 'recording' lost.err; then
+if wait_for 60 grep -q recording lost.err; then
 	kill -STOP $pid
 	dd if="$DEV" of=/dev/null bs=512 count=20000 iflag=direct status=none
 	kill -CONT $pid
