@@ -7,7 +7,8 @@
 # leaves a readable trace; a buffer that overflows is an error naming
 # --buffer-kb; 'appio db run --capture' names the trace in its result and
 # the run in the trace. Needs root, losetup and a kernel with tracefs; skips
-# otherwise. Loop devices are detached on exit.
+# otherwise. Loop devices are detached on exit. The bundled traces are listed,
+# read and replayed by name.
 . "$(dirname "$0")/lib.sh"
 cd "$T"
 
@@ -27,6 +28,23 @@ bad "'--' with no command" --device loop0 -o x.trace --
 grep -q -e "'--' must be followed by a command" "$T/stderr" && ok "  saying what '--' needs" ||
 	not_ok "  saying what '--' needs: $(cat "$T/stderr")"
 [ ! -e x.trace ] && ok "bad options leave no file" || not_ok "bad options left x.trace"
+
+# ---- bundled traces: listed, found by name, replayed; none when the folder is elsewhere ----
+"$APPIO" list >list.txt 2>&1
+grep -qE '^  mariadb-oltp +oltp_read_write on mysql 10\.11' list.txt && grep -qE '^  sqlite-oltp ' list.txt &&
+	grep -qE '^  fileserver-mix +tar writes' list.txt && ok "appio list shows the bundled traces, what ran" ||
+	not_ok "appio list: $(grep -A5 '^bundled' list.txt)"
+expect_exit 0 "trace info finds a bundled trace by name" -- "$APPIO" trace info sqlite-oltp --json
+cp "$T/stdout" sq.json
+jq_check "  compressed, read through: I/Os and its run in the header" sq.json \
+	'.ios > 1000 and .meta["run.driver"] == "sqlite" and .meta["capture.lost"] == "0"'
+expect_exit 0 "run replay --trace NAME replays it" -- "$APPIO" run replay --trace sqlite-oltp --engine null \
+	--timing afap --qd 16 --target t.dat --size 64M --map wrap --json rp.json
+jq_check "  every I/O of the trace" rp.json \
+	"(.points[0].classes.read.ops + .points[0].classes.write.ops) == $(jq '.ops.read.ios + .ops.write.ios' sq.json)"
+APPIO_TRACES=$T/none expect_exit 2 "  not found where APPIO_TRACES points" -- "$APPIO" run replay --trace sqlite-oltp \
+	--engine null --target t.dat --size 64M
+one_line_error "  with one line"
 
 why=
 if [ "$(id -u)" -ne 0 ]; then why="needs root"
