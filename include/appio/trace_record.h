@@ -85,8 +85,8 @@ bool trace_record_failed(const struct trace_record *r);
  * Stop tracing, read what the kernel still holds, and write the trace: its
  * header (source, clock, device, meta facts) and every request, in issue
  * order. Requests still in flight get an unknown completion. Fills @st (may
- * be NULL). Returns 0, or -ENOBUFS (events were lost: the trace holds the
- * requests before the loss and says so in a note), -EIO (writing failed),
+ * be NULL). Returns 0, or -ENOBUFS (events were lost: the trace holds what
+ * was read until the capture stopped and says so in a note), -EIO (writing failed),
  * with one line in @err. The trace file is complete either way.
  */
 int trace_record_finish(struct trace_record *r, struct trace_record_stats *st, char *err, size_t errlen);
