@@ -69,9 +69,29 @@ static int find_mount(char *dir, size_t len)
 	return rc;
 }
 
+/* Remove the empty mount points "appio-tracefs-PID.*" of captures whose process is gone. */
+static void remove_stale_dirs(void)
+{
+	DIR *d = opendir("/tmp");
+	struct dirent *e;
+	int pid;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (sscanf(e->d_name, "appio-tracefs-%d.", &pid) == 1 && pid > 0 && kill(pid, 0) &&
+		    errno == ESRCH) {
+			char p[300];
+			snprintf(p, sizeof(p), "/tmp/%s", e->d_name);
+			rmdir(p);       /* only an empty folder goes */
+		}
+	closedir(d);
+}
+
 static int mount_private(struct record_fs *fs, char *err, size_t errlen)
 {
-	snprintf(fs->mnt, sizeof(fs->mnt), "/tmp/appio-tracefs.XXXXXX");
+	remove_stale_dirs();
+	snprintf(fs->mnt, sizeof(fs->mnt), "/tmp/appio-tracefs-%d.XXXXXX", (int)getpid());
 	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
 		fs->mnt[0] = 0;
 		return errno == EPERM ? perm(err, errlen, "mount tracefs") :
