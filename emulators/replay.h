@@ -56,6 +56,8 @@ struct replay_stats {
 };
 
 struct replay_run {
+	const char *trace;                      /* the file: --trace, or the bundled trace it names */
+	char trace_buf[4096];
 	const struct trace_format *fmt;
 	struct trace_opts topts;
 	unsigned ops_mask;                      /* 1 << enum trace_op */

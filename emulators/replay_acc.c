@@ -198,6 +198,48 @@ static double num(const struct result *res, const char *prefix, const char *key)
 	return v ? strtod(v, NULL) : 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Flushes are a database's commits (the log's fsync or FUA write): their
+ * latency as a DBA reads it, over the point and second by second: the
+ * median and the worst of the seconds' p99 of the response time (from when
+ * the trace issued the flush, so a slow drive that delays it counts).
+ */
+static void flush_summary(const struct point_result *p, FILE *f)
+{
+	const struct cls_result *svc = point_class(p, "flush"), *resp = point_class(p, "flush.response");
+	char a[32], b[32], c[32], d[32], e[32], g[32];
+	unsigned ci = 0, n = 0;
+
+	if (!svc || !svc->ops)
+		return;
+	fprintf(f, "  flushes (commits): %llu, service p50 %s, p99 %s", (unsigned long long)svc->ops,
+		fmt_ns((double)svc->lat.p50, a, sizeof(a)), fmt_ns((double)svc->lat.p99, b, sizeof(b)));
+	if (!resp || !resp->ops) {
+		fputc('\n', f);
+		return;
+	}
+	while (ci < p->ncls && &p->cls[ci] != resp)
+		ci++;
+	uint64_t *sec = xcalloc(p->nsec ? p->nsec : 1, sizeof(*sec));
+	for (unsigned s = 0; s < p->nsec; s++)
+		if (p->series[(size_t)s * p->ncls + ci].ops)
+			sec[n++] = p->series[(size_t)s * p->ncls + ci].p99_ns;
+	qsort(sec, n, sizeof(*sec), cmp_u64);
+	fprintf(f, "; response p50 %s, p99 %s", fmt_ns((double)resp->lat.p50, c, sizeof(c)),
+		fmt_ns((double)resp->lat.p99, d, sizeof(d)));
+	if (n)
+		fprintf(f, "; p99 per second: median %s, worst %s", fmt_ns((double)sec[n / 2], e, sizeof(e)),
+			fmt_ns((double)sec[n - 1], g, sizeof(g)));
+	fputc('\n', f);
+	free(sec);
+}
+
 void replay_summary(const void *opts, const struct result *res, FILE *f)
 {
 	char prefix[32], a[32], b[32], c[32], d[32];
@@ -225,5 +267,6 @@ void replay_summary(const void *opts, const struct result *res, FILE *f)
 				fmt_ns(num(res, prefix, "lag_p999_ns"), c, sizeof(c)),
 				fmt_ns(num(res, prefix, "lag_max_ns"), d, sizeof(d)),
 				num(res, prefix, "late_1ms_pct"));
+		flush_summary(&res->points[n - 1], f);
 	}
 }

@@ -102,6 +102,14 @@ static void man_emulator(FILE *f, const struct emu_ops *e)
 	}
 }
 
+static void man_trace(void *arg, const char *name, const char *path)
+{
+	char what[200];
+
+	cli_trace_about(path, what, sizeof(what));
+	man_item(arg, name, what);
+}
+
 static void man_page(FILE *f)
 {
 	fputs(".TH APPIO 1 \"\" \"appio " APPIO_VERSION "\" \"User Commands\"\n"
@@ -145,6 +153,9 @@ static void man_page(FILE *f)
 	      "them (\\-\\-from to name one).\n", f);
 	for (const struct trace_format *const *t = trace_format_table; *t; t++)
 		man_item(f, (*t)->name, (*t)->desc);
+	fputs(".SH BUNDLED TRACES\nTraces appio captured on real software, replayed by name "
+	      "(\\fBappio run replay \\-\\-trace NAME\\fR; \\fBappio list\\fR says what ran):\n", f);
+	trace_bundled_each(man_trace, f);
 	fputs(".SH EXIT STATUS\n"
 	      ".TP\n0\nthe run completed\n"
 	      ".TP\n1\nthe run failed (the message says why; results gathered so far are written)\n"
@@ -197,7 +208,7 @@ static void completion_bash(FILE *f)
 	      "\tcase $first in\n"
 	      "\treport|compare) COMPREPLY=($(compgen -W \"-o --label\" -- \"$cur\") $(compgen -f -X '!*.json' -- \"$cur\"))\n"
 	      "\t\treturn ;;\n"
-	      "\ttrace) [ \"$COMP_CWORD\" -eq 2 ] && COMPREPLY=($(compgen -W \"info convert formats\" -- \"$cur\")) ||\n"
+	      "\ttrace) [ \"$COMP_CWORD\" -eq 2 ] && COMPREPLY=($(compgen -W \"info convert formats record\" -- \"$cur\")) ||\n"
 	      "\t\tCOMPREPLY=($(compgen -W \"--from --to --queue --json -o\" -- \"$cur\") $(compgen -f -- \"$cur\"))\n"
 	      "\t\treturn ;;\n"
 	      "\tcompletion) COMPREPLY=($(compgen -W bash -- \"$cur\")); return ;;\n"

@@ -332,6 +332,18 @@ static int pg_info(struct db_conn *dc, db_info_fn add, void *arg)
 	return 0;
 }
 
+static int pg_datadir(struct db_conn *dc, char *buf, size_t len)
+{
+	struct pg_conn *c = pg_of(dc);
+	PGresult *res = PQexec(c->pg, "SHOW data_directory");
+
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+		return check(c, res);
+	snprintf(buf, len, "%s", PQntuples(res) == 1 ? PQgetvalue(res, 0, 0) : "");
+	PQclear(res);
+	return 0;
+}
+
 const struct db_driver db_pgsql_driver = {
 	.name = "pgsql",
 	.desc = "PostgreSQL server (libpq)",
@@ -346,6 +358,7 @@ const struct db_driver db_pgsql_driver = {
 	.create_table = pg_create_table,
 	.load = pg_load,
 	.info = pg_info,
+	.datadir = pg_datadir,
 };
 
 #endif /* HAVE_PGSQL */
