@@ -17,6 +17,7 @@
 #include "appio/engine.h"
 #include "appio/trace.h"
 #include "cli.h"
+#include "mpi_run.h"
 
 /* The one mutable global: set by main()'s signal handler, read by the runner. */
 volatile sig_atomic_t cli_interrupted;
@@ -24,6 +25,8 @@ volatile sig_atomic_t cli_interrupted;
 _Noreturn void cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;
+	if (!mpi_run_root())    /* every rank parses alike: rank 0 says it once */
+		exit(EXIT_USAGE);
 	fputs("appio: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -75,6 +78,9 @@ int cli_finish(const struct result *res, int rc, const char *err,
 	char werr[512] = "";
 	int status = 0;
 
+	if (!mpi_run_root())    /* rank 0 prints and writes the merged result */
+		return rc == -EINTR ? EXIT_INTERRUPTED : !rc ? 0 :
+		       rc == -EINVAL && !res->npoints ? EXIT_USAGE : 1;
 	/* with the JSON document on stdout, the table goes to stderr */
 	FILE *out = json_path && !strcmp(json_path, "-") ? stderr : stdout;
 	result_print_table(res, out);
@@ -118,6 +124,10 @@ int cmd_list(int argc, char **argv)
 	for (const struct engine_ops *const *e = engine_table; *e; e++)
 		printf("  %-16s %s%s\n", (*e)->name, (*e)->desc,
 		       *e == engine_default() ? " (default)" : "");
+	char mpi[300];
+	const char *m = mpi_run_describe(mpi, sizeof(mpi));
+	printf("\nscale-out (mpirun -np N appio ...): %s\n",
+	       m ? m : "not built in (install libopenmpi-dev and rebuild: docs/scale-out.md)");
 	puts("\ntrace formats (appio trace ... --from/--to NAME):");
 	for (const struct trace_format *const *f = trace_format_table; *f; f++)
 		printf("  %-16s %s\n", (*f)->name, (*f)->desc);

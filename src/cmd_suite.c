@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "mpi_run.h"
 #include "suite.h"
 #include "version.h"
 
@@ -71,7 +72,8 @@ int cmd_suite(int argc, char **argv)
 		suite_release(&s);
 		return 0;
 	}
-	check_writable(s.o.json);
+	if (mpi_run_root())
+		check_writable(s.o.json);
 	if (suite_plan(&s, err, sizeof(err)))
 		cli_usage_error("%s", err);
 	printf("appio %s: suite %s on '%s', seed %llu, %u phases; document '%s'\n", APPIO_VERSION,
@@ -83,11 +85,14 @@ int cmd_suite(int argc, char **argv)
 	suite_print_summary(&s, stdout);
 	fflush(stdout);
 	int status = 0;
+	bool talk = mpi_run_root();
 	if (rc == -EINTR) {
-		fprintf(stderr, "appio: interrupted; the phases so far are in '%s'\n", s.o.json);
+		if (talk)
+			fprintf(stderr, "appio: interrupted; the phases so far are in '%s'\n", s.o.json);
 		status = EXIT_INTERRUPTED;
 	} else if (rc) {
-		fprintf(stderr, "appio: suite: %s\n", *err ? err : strerror(-rc));
+		if (talk)
+			fprintf(stderr, "appio: suite: %s\n", *err ? err : strerror(-rc));
 		status = rc == -EINVAL ? EXIT_USAGE : 1;
 	} else {
 		printf("results: %s (appio report %s -o report.html)\n", s.o.json, s.o.json);
