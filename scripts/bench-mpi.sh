@@ -11,8 +11,9 @@
 # thread; the ranks share it with --target-split, so every case reads the
 # same blocks). The three alternate, ROUNDS times; medians:
 #   aggregate IOPS of the LONG run;
-#   CPU per I/O: user + system time of every process (mpirun and its ranks,
-#   measured from outside), the difference between a SHORT and a LONG run
+#   CPU per I/O: user + system time of every process (mpirun and each of its
+#   ranks, measured from outside with /usr/bin/time), the difference between
+#   a SHORT and a LONG run
 #   over the difference of their I/Os, so that start-up (MPI_Init, the
 #   clock measurement) and teardown cancel out.
 #
@@ -47,14 +48,18 @@ run() {
 	else
 		args+=(--engine libaio --qd 4 --target "$DIR/file.dat")
 	fi
-	local cmd=("$APPIO" "${args[@]}")
-	[ "$ranks" -gt 1 ] && cmd=("${MPIRUN[@]}" -np "$ranks" "$APPIO" "${args[@]}" --target-split)
-	/usr/bin/time -f '%U %S' -o "$OUT/$tag.time" "${cmd[@]}" >"$OUT/$tag.out" 2>"$OUT/$tag.err" ||
+	# each process's CPU from outside: /usr/bin/time around every rank, and mpirun's own
+	rm -f "$OUT/$tag".time.*
+	local cmd=(/usr/bin/time -f '%U %S' -o "$OUT/$tag.time.p" "$APPIO" "${args[@]}")
+	[ "$ranks" -gt 1 ] && cmd=(/usr/bin/time -f '%U %S' -o "$OUT/$tag.time.m" "${MPIRUN[@]}" -np "$ranks"
+		sh -c '/usr/bin/time -f "%U %S" -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' "$OUT/$tag.time.r"
+		"$APPIO" "${args[@]}" --target-split)
+	"${cmd[@]}" >"$OUT/$tag.out" 2>"$OUT/$tag.err" ||
 		{ echo "bench-mpi.sh: $c $engine failed:" >&2; tail -3 "$OUT/$tag.err" >&2; exit 1; }
 	local ops rate cpu
 	ops=$(jq '.points[0].classes.total.ops' "$OUT/$tag.json")
 	rate=$(jq '.points[0].classes.total.ops_per_s' "$OUT/$tag.json")
-	cpu=$(awk '{ print $1 + $2 }' "$OUT/$tag.time")
+	cpu=$(cat "$OUT/$tag".time.* | awk '/^[0-9.]+ [0-9.]+$/ { s += $1 + $2 } END { print s }')
 	echo "$ops $rate $cpu"
 }
 
