@@ -148,6 +148,34 @@ jq_check "--stonewall: the point ends when rank 0 is done" wb--stonewall.json \
 	'.points[0].ranks.per_rank as $r | .points[0].time_s < 2.5 and $r[1].ops < 3 * $r[0].ops and
 	 (.points[0].partial | not)'
 
+# -- appio db run from every rank against one server: the aggregate TPS is the server's
+if command -v mariadbd >/dev/null || command -v mysqld >/dev/null; then
+	SRV=$T/db
+	if C=$("$REPO/scripts/db-start.sh" mariadb "$SRV" 2>db-start.err | tail -n 1) && [ -n "$C" ]; then
+		at_exit "'$REPO/scripts/db-stop.sh' '$SRV'"
+		read -r -a CA <<<"$C"
+		commits() { mariadb --no-defaults --socket="$SRV/mysqld.sock" -uappio -N \
+			-e "SHOW GLOBAL STATUS LIKE 'Com_commit'" | awk '{ print $2 }'; }
+		"$APPIO" db prepare oltp_read_write "${CA[@]}" --tables 2 --table-size 1000 >/dev/null 2>&1
+		before=$(commits)
+		expect_exit 0 "db run: 2 ranks x 2 clients on one server" -- "${MPI[@]}" -np 2 "$APPIO" db run \
+			oltp_read_write "${CA[@]}" --tables 2 --table-size 1000 --threads 2 --time 3 --json db.json
+		server=$(( $(commits) - before ))
+		jq_check "db run: the transactions are the sum of the ranks'" db.json \
+			'.points[0] as $p | $p.ranks.class == "txn" and $p.classes.txn.ops > 0 and
+			 all($p.ranks.per_rank[]; .ops > 0) and $p.classes.txn.ops == ([$p.ranks.per_rank[].ops] | add)'
+		n=$(jq '.points[0].classes.txn.ops' db.json)
+		# the server also commits what the 4 clients had in flight when the point ended
+		[ "$server" -ge "$n" ] && [ "$server" -le $((n + 4)) ] &&
+			ok "db run: the aggregate is what the server committed ($n, server $server)" ||
+			not_ok "db run: the aggregate is what the server committed ($n, server $server)"
+	else
+		skip "db run across ranks" "the MariaDB server did not start: $(tail -n 1 db-start.err)"
+	fi
+else
+	skip "db run across ranks" "no MariaDB server"
+fi
+
 # -- Ctrl-C on mpirun: every rank stops, rank 0 keeps the results. mpirun's own
 # exit status after it was signalled is Open MPI's (1), whatever the ranks
 # return; ranks signalled themselves (a batch system, kill) make it 130.
