@@ -27,6 +27,7 @@ SHORT=${SHORT:-2}
 LONG=${LONG:-8}
 SIZE=${SIZE:-512M}
 OUT=$DIR/results
+rm -rf "$OUT"
 mkdir -p "$OUT"
 for tool in jq mpirun /usr/bin/time; do
 	command -v "$tool" >/dev/null || { echo "bench-mpi.sh: needs $tool" >&2; exit 2; }
@@ -36,7 +37,7 @@ done
 MPIRUN=(mpirun --oversubscribe --allow-run-as-root -q --bind-to none --mca btl self,vader
 	--mca btl_vader_single_copy_mechanism none)
 
-# run CASE ENGINE SECONDS TAG: one run; prints "ops ops_per_s cpu_s"
+# run CASE ENGINE SECONDS TAG: one run; prints "ops ops_per_s process_cpu_s point_cpu_s"
 run() {
 	local c=$1 engine=$2 secs=$3 tag=$4 ranks threads
 	ranks=${c%x*}
@@ -60,7 +61,7 @@ run() {
 	ops=$(jq '.points[0].classes.total.ops' "$OUT/$tag.json")
 	rate=$(jq '.points[0].classes.total.ops_per_s' "$OUT/$tag.json")
 	cpu=$(cat "$OUT/$tag".time.* | awk '/^[0-9.]+ [0-9.]+$/ { s += $1 + $2 } END { print s }')
-	echo "$ops $rate $cpu"
+	echo "$ops $rate $cpu $(jq '.points[0].cpu_s' "$OUT/$tag.json")"
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -70,22 +71,24 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : 
 	{ echo "bench-mpi.sh: cannot lay out $DIR/file.dat" >&2; exit 1; }
 
 cases=(1x4 4x1 2x2)
-printf '%-6s %-5s %12s %14s %10s\n' engine case "IOPS" "CPU us / I/O" "vs 1x4"
+printf '%-6s %-5s %12s %9s %16s %18s\n' engine case IOPS "vs 1x4" "CPU ns/I/O point" "CPU ns/I/O process"
 for engine in null file; do
 	for ((r = 1; r <= ROUNDS; r++)); do
 		for c in "${cases[@]}"; do
-			read -r so _ sc < <(run "$c" "$engine" "$SHORT" "$engine-$c-$r-s")
-			read -r lo lr lc < <(run "$c" "$engine" "$LONG" "$engine-$c-$r-l")
+			read -r so _ sc _ < <(run "$c" "$engine" "$SHORT" "$engine-$c-$r-s")
+			read -r lo lr lc lp < <(run "$c" "$engine" "$LONG" "$engine-$c-$r-l")
 			echo "$lr" >>"$OUT/$engine-$c.iops"
+			awk -v c="$lp" -v n="$lo" 'BEGIN { printf "%.2f\n", c / n * 1e9 }' >>"$OUT/$engine-$c.pcpu"
 			awk -v a="$sc" -v b="$lc" -v x="$so" -v y="$lo" \
-				'BEGIN { printf "%.4f\n", (b - a) / (y - x) * 1e6 }' >>"$OUT/$engine-$c.cpu"
+				'BEGIN { printf "%.2f\n", (b - a) / (y - x) * 1e9 }' >>"$OUT/$engine-$c.cpu"
 		done
 	done
 	base=$(median <"$OUT/$engine-1x4.iops")
 	for c in "${cases[@]}"; do
 		iops=$(median <"$OUT/$engine-$c.iops")
-		cpu=$(median <"$OUT/$engine-$c.cpu")
-		printf '%-6s %-5s %12.0f %14.3f %9.1f%%\n' "$engine" "$c" "$iops" "$cpu" \
-			"$(awk -v a="$iops" -v b="$base" 'BEGIN { print (a / b - 1) * 100 }')"
+		printf '%-6s %-5s %12.0f %8.1f%% %16.1f %18.1f\n' "$engine" "$c" "$iops" \
+			"$(awk -v a="$iops" -v b="$base" 'BEGIN { print (a / b - 1) * 100 }')" \
+			"$(median <"$OUT/$engine-$c.pcpu")" "$(median <"$OUT/$engine-$c.cpu")"
 	done
 done
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

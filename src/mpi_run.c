@@ -382,7 +382,7 @@ static void drain(void)
 		MPI_Wait(&mr.note_req, MPI_STATUS_IGNORE);
 }
 
-static void fig_of(struct rank_fig *f, const struct cls_result *c, double secs)
+static void fig_of(struct rank_fig *f, const struct cls_result *c, double secs, double cpu)
 {
 	f->ops = c->ops;
 	f->bytes = c->bytes;
@@ -390,6 +390,7 @@ static void fig_of(struct rank_fig *f, const struct cls_result *c, double secs)
 	f->ops_per_s = c->ops_per_s;
 	f->mb_per_s = c->mb_per_s;
 	f->mean_ns = c->lat.mean;
+	f->cpu_s = cpu;
 	f->p50 = c->lat.p50;
 	f->p99 = c->lat.p99;
 	f->max_ns = c->lat.max;
@@ -401,9 +402,10 @@ static void host_figs(struct mpi_point *mp, double secs, struct point_ranks *pr)
 	struct hist *h = xaligned(64, sizeof(*h));
 	struct rank_fig me = { 0 }, *all = NULL;
 	uint64_t bytes = mp->p->cls[mp->headline].bytes, hbytes = 0;
-	double hsecs = 0;
+	double hsecs = 0, hcpu = 0;
 
 	MPI_Reduce(&mp->hists[mp->headline], h, 1, mr.hist_type, mr.hist_op, 0, mr.hostcomm);
+	MPI_Reduce(&mp->p->cpu_s, &hcpu, 1, MPI_DOUBLE, MPI_SUM, 0, mr.hostcomm);
 	MPI_Reduce(&bytes, &hbytes, 1, MPI_UINT64_T, MPI_SUM, 0, mr.hostcomm);
 	MPI_Reduce(&secs, &hsecs, 1, MPI_DOUBLE, MPI_MAX, 0, mr.hostcomm);
 	if (mr.local == 0) {
@@ -416,7 +418,7 @@ static void host_figs(struct mpi_point *mp, double secs, struct point_ranks *pr)
 		c.lat.p50 = hist_percentile(h, 50);
 		c.lat.p99 = hist_percentile(h, 99);
 		c.lat.max = h->count ? h->max : 0;
-		fig_of(&me, &c, hsecs);
+		fig_of(&me, &c, hsecs, hcpu);
 		me.rank = (uint32_t)mr.rank;
 		me.host = mr.host_of[mr.rank];
 		me.nranks = (uint32_t)mr.nlocal;
@@ -443,7 +445,7 @@ static void rank_figs(struct mpi_point *mp, double secs, int rc, struct point_ra
 			       .seed = mr.seed };
 	int n = 0, *counts = NULL, *displs = NULL;
 
-	fig_of(&me, &mp->p->cls[mp->headline], secs);
+	fig_of(&me, &mp->p->cls[mp->headline], secs, mp->p->cpu_s);
 	uint64_t *sparse = xcalloc(2 * HIST_BUCKETS + 2, sizeof(*sparse));
 	for (unsigned i = 0; i < HIST_BUCKETS; i++)
 		if (h->b[i]) {
@@ -539,6 +541,7 @@ int mpi_run_point_end(struct mpi_point *mp, double *secs, char *err, size_t errl
 	host_figs(mp, *secs, pr);
 	merge(mp);
 	MPI_Allreduce(MPI_IN_PLACE, secs, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+	MPI_Allreduce(MPI_IN_PLACE, &mp->p->cpu_s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 	MPI_Allreduce(MPI_IN_PLACE, &partial, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
 	mp->p->partial = partial || rc;
 	mp->p->time_s = *secs;

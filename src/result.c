@@ -227,6 +227,8 @@ static void json_fig(FILE *f, const struct rank_fig *x)
 	fprintf(f, "\"ops\": %llu, \"bytes\": %llu, \"time_s\": ", (unsigned long long)x->ops,
 		(unsigned long long)x->bytes);
 	json_num(f, round(x->time_s * 1000) / 1000);
+	fputs(", \"cpu_s\": ", f);
+	json_num(f, round(x->cpu_s * 1000) / 1000);
 	fputs(", \"ops_per_s\": ", f);
 	json_num(f, round(x->ops_per_s * 10) / 10);
 	fputs(", \"mb_per_s\": ", f);
@@ -281,6 +283,8 @@ static void json_point(FILE *f, const struct point_result *p)
 		fprintf(f, "\"write_pct\": %d, ", p->pt.write_pct);
 	fputs("\"time_s\": ", f);
 	json_num(f, round(p->time_s * 1000) / 1000);
+	fputs(", \"cpu_s\": ", f);
+	json_num(f, round(p->cpu_s * 1000) / 1000);
 	fprintf(f, ", \"partial\": %s, \"headline\": ", p->partial ? "true" : "false");
 	json_str(f, p->headline ? p->headline : "total");
 	fputs(",\n     \"classes\": {", f);

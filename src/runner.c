@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -348,6 +349,17 @@ static void open_gate(struct point_ctx *pc)
 	pthread_mutex_unlock(&pc->gate_lock);
 }
 
+/* CPU seconds (user + system) this process has used so far. */
+static double process_cpu(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 static int run_point(const struct run_config *cfg, struct emu_run *er, unsigned idx,
 		     struct result *res, char *err, size_t errlen)
 {
@@ -366,6 +378,7 @@ static int run_point(const struct run_config *cfg, struct emu_run *er, unsigned 
 	if (!cfg->ramp_ns)      /* else supervise() reads them when the ramp ends */
 		read_dev_stats(cfg->target, &dev0);
 	open_gate(&pc);
+	double cpu0 = process_cpu();
 
 	bool interrupted = supervise(&pc, w, n, &s, idx, cfg->npoints, &dev0);
 	for (unsigned i = 0; i < n; i++)
@@ -379,6 +392,7 @@ static int run_point(const struct run_config *cfg, struct emu_run *er, unsigned 
 	struct hist *hs = xaligned(64, RESULT_MAX_CLASSES * sizeof(*hs));
 	p->pt = *pc.pt;
 	p->time_s = secs;
+	p->cpu_s = process_cpu() - cpu0;
 	p->partial = interrupted || atomic_load(&pc.failed) != 0;
 	p->headline = er->headline;
 	merge_point(p, &pc, w, n, secs, hs);

@@ -18,7 +18,7 @@
  *   workload { name, preset, engine, options { name: text } },
  *   info { key: text }                       (emulator/driver extras)
  *   precondition? { steady_state {...}, rounds [ points ] }   (--steady-state)
- *   points [ { threads, qd, write_pct?, time_s, partial, headline,
+ *   points [ { threads, qd, write_pct?, time_s, cpu_s, partial, headline,
  *              classes { name: { ops, ops_per_s, bytes, mb_per_s,
  *                                lat_ns { mean, stddev, min, p50, p90, p99,
  *                                         p999, p9999, max },
@@ -29,9 +29,9 @@
  *                                                      mean_ns, p99_ns, max_ns } } } ],
  *              ranks? { class, ranks, hosts,                 (MPI runs: docs/scale-out.md)
  *                       per_rank [ { rank, host, local_rank, seed, status, ops, bytes, time_s,
- *                                    ops_per_s, mb_per_s, lat_ns { mean, p50, p99, max },
+ *                                    cpu_s, ops_per_s, mb_per_s, lat_ns { mean, p50, p99, max },
  *                                    hist [ [low_ns, width_ns, count] ] } ],
- *                       per_host [ { host, ranks, ops, bytes, time_s, ops_per_s, mb_per_s,
+ *                       per_host [ { host, ranks, ops, bytes, time_s, cpu_s, ops_per_s, mb_per_s,
  *                                    lat_ns { mean, p50, p99, max } } ] } } ]
  * In an MPI run every figure is the ranks' aggregate (ops and bytes summed,
  * histograms merged, time_s the longest rank's), except a per-second p99_ns
@@ -97,6 +97,7 @@ struct rank_fig {
 	uint64_t seed;                  /* the rank's stream of --seed */
 	uint64_t ops, bytes;
 	double time_s, ops_per_s, mb_per_s, mean_ns;
+	double cpu_s;                   /* the rank's (a host's: its ranks') CPU in the point */
 	uint64_t p50, p99, max_ns;
 };
 
@@ -116,6 +117,8 @@ struct point_ranks {
 struct point_result {
 	struct emu_point pt;
 	double time_s;                  /* measured seconds (shorter if partial) */
+	double cpu_s;                   /* CPU (user + system) the process used from the point's
+					   start to its end, ramp included; MPI: summed over ranks */
 	bool partial;                   /* interrupted before its time was up */
 	const char *headline;           /* class the table headlines, or NULL (IOPS of "total") */
 	unsigned ncls;

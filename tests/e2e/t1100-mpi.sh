@@ -102,6 +102,14 @@ expect_exit 0 "--target-split: 4 ranks share one file" -- "${MPIRUN[@]}" "$APPIO
 	not_ok "the shared file is laid out once, 8M"
 jq_check "each rank's slice is a quarter" split.json '.target.size == 2097152'
 
+# -- a suite: every phase on every rank, each phase's result merged
+expect_exit 0 "a short suite on 2 ranks" -- "${MPI[@]}" -np 2 "$APPIO" suite quick --target 's%r.dat' \
+	--size 64M --profiles 4k-randread --write-sweep none --apps none --db none --max-rounds 2 --json suite.json
+jq_check "every phase merged over the 2 ranks" suite.json \
+	'(.phases | length) == 3 and all(.phases[]; .status == "done" and .result.points[0].ranks.ranks == 2 and
+	  .result.points[0].classes.total.ops == ([.result.points[0].ranks.per_rank[].ops] | add))'
+[ -f s0.dat ] && [ -f s1.dat ] && ok "the suite's targets per rank" || not_ok "the suite's targets per rank"
+
 # -- bad input: one line from rank 0, exit 2
 expect_exit 2 "a bad option exits 2" -- "${MPIRUN[@]}" "$APPIO" run 4k-randread --threads 0
 [ "$(grep -c '^appio:' "$T/stderr")" -eq 1 ] && ok "one error line, not 4" ||
