@@ -302,8 +302,11 @@ static int merge_ranks(struct point_result *p, struct hist *hs, const struct emu
 	}
 	struct mpi_point mp = { .p = p, .hists = hs, .rc = rc, .err = msg, .headline = head };
 	rc = mpi_run_point_end(&mp, &secs, err, errlen);
-	for (unsigned c = 0; c < p->ncls; c++)
-		fill_class(&p->cls[c], p->cls[c].name, &hs[c], p->cls[c].bytes, p->cls[c].sizes, secs);
+	for (unsigned c = 0; c < p->ncls; c++) {
+		uint64_t sizes[RESULT_SIZE_BUCKETS];
+		memcpy(sizes, p->cls[c].sizes, sizeof(sizes));
+		fill_class(&p->cls[c], p->cls[c].name, &hs[c], p->cls[c].bytes, sizes, secs);
+	}
 	return rc;
 }
 

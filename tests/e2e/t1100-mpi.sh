@@ -179,6 +179,7 @@ if command -v mariadbd >/dev/null || command -v mysqld >/dev/null; then
 			not_ok "db run: the aggregate is what the server committed ($n, server $server)"
 	else
 		skip "db run across ranks" "the MariaDB server did not start: $(tail -n 1 db-start.err)"
+		tail -n 5 "$SRV/install.log" 2>/dev/null | sed 's/^/    /'
 	fi
 else
 	skip "db run across ranks" "no MariaDB server"
