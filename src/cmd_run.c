@@ -99,8 +99,7 @@ static int run_job(struct job *j)
 {
 	struct result res;
 	char err[600] = "";
-	if (mpi_run_root())
-		cli_check_outputs(j->ro.json, j->ro.csv);
+	cli_check_outputs(j->ro.json, j->ro.csv);
 	int rc = open_target(j, err, sizeof(err));
 
 	if (rc) {

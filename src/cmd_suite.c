@@ -52,11 +52,16 @@ static void check_writable(const char *path)
 	if (!strcmp(path, "-"))
 		cli_usage_error("suite: --json needs a file (the document is rewritten as the suite goes)");
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		cli_usage_error("suite: --json: cannot write '%s': %s", path, strerror(errno));
-	fclose(f);
-	unlink(tmp);
+	/* under mpirun the document is rank 0's: it checks, and every rank learns the outcome */
+	FILE *f = mpi_run_root() ? fopen(tmp, "w") : NULL;
+	uint64_t err = mpi_run_root() && !f ? (uint64_t)errno : 0;
+	mpi_run_bcast_u64(&err);
+	if (err)
+		cli_usage_error("suite: --json: cannot write '%s': %s", path, strerror((int)err));
+	if (f) {
+		fclose(f);
+		unlink(tmp);
+	}
 }
 
 int cmd_suite(int argc, char **argv)
@@ -72,8 +77,7 @@ int cmd_suite(int argc, char **argv)
 		suite_release(&s);
 		return 0;
 	}
-	if (mpi_run_root())
-		check_writable(s.o.json);
+	check_writable(s.o.json);
 	if (suite_plan(&s, err, sizeof(err)))
 		cli_usage_error("%s", err);
 	printf("appio %s: suite %s on '%s', seed %llu, %u phases; document '%s'\n", APPIO_VERSION,

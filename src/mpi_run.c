@@ -43,6 +43,7 @@ static struct {
 	unsigned nhosts;
 	int64_t offset_ns;              /* this rank's CLOCK_MONOTONIC minus rank 0's */
 	MPI_Comm hostcomm;
+	MPI_Comm exitcomm;              /* its own: an exit barrier must not meet other collectives */
 	MPI_Datatype hist_type, sec_type;
 	MPI_Op hist_op, sec_op;
 	/* the current point's messages */
@@ -186,6 +187,7 @@ int mpi_run_init(int *argc, char ***argv)
 	MPI_Comm_rank(mr.hostcomm, &mr.local);
 	MPI_Comm_size(mr.hostcomm, &mr.nlocal);
 	host_table();
+	MPI_Comm_dup(MPI_COMM_WORLD, &mr.exitcomm);
 	MPI_Type_contiguous((int)sizeof(struct hist), MPI_BYTE, &mr.hist_type);
 	MPI_Type_commit(&mr.hist_type);
 	MPI_Type_contiguous((int)sizeof(struct sec_cls), MPI_BYTE, &mr.sec_type);
@@ -216,6 +218,27 @@ const char *mpi_run_describe(char *buf, size_t len)
 	else
 		snprintf(buf, len, "%s; run under mpirun for several ranks", lib);
 	return buf;
+}
+
+#define EXIT_WAIT_NS (5 * 1000000000ULL)
+
+void mpi_run_exit_together(int status, const char *msg)
+{
+	MPI_Request req;
+	int done = 0;
+
+	if (!mr.active)
+		return;
+	MPI_Ibarrier(mr.exitcomm, &req);
+	for (uint64_t end = emu_now() + EXIT_WAIT_NS; !done && emu_now() < end;) {
+		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		if (!done)
+			usleep(1000);
+	}
+	if (done)
+		return;
+	fprintf(stderr, "appio: rank %d (%s): %s\n", mr.rank, mr.names[mr.rank], msg);
+	MPI_Abort(MPI_COMM_WORLD, status);
 }
 
 void mpi_run_bcast_u64(uint64_t *v)

@@ -89,6 +89,15 @@ static inline bool mpi_run_root(void) { return mpi_run_rank() == 0; }
 /* "open MPI 4.1.4, 4 ranks on 1 host" or the like, for 'appio list'. */
 const char *mpi_run_describe(char *buf, size_t len);
 
+/*
+ * Before exit(@status) on a path that every rank may or may not take (bad
+ * input): when all ranks arrive within a few seconds they exit together
+ * (MPI_Finalize needs them all); when not, this rank alone found it (a
+ * check that depends on its host): it prints @msg naming itself and its
+ * host, and ends the job (MPI_Abort with @status).
+ */
+void mpi_run_exit_together(int status, const char *msg);
+
 /* Rank 0's value of @v on every rank (a fresh seed, chosen once). */
 void mpi_run_bcast_u64(uint64_t *v);
 
@@ -158,6 +167,11 @@ static inline const char *mpi_run_describe(char *buf, size_t len)
 	return NULL;
 }
 static inline void mpi_run_bcast_u64(uint64_t *v) { (void)v; }
+static inline void mpi_run_exit_together(int status, const char *msg)
+{
+	(void)status;
+	(void)msg;
+}
 static inline int mpi_run_expand_here(const char *pattern, char *buf, size_t len)
 {
 	if (strlen(pattern) >= len)

@@ -115,6 +115,20 @@ expect_exit 2 "a bad option exits 2" -- "${MPIRUN[@]}" "$APPIO" run 4k-randread 
 [ "$(grep -c '^appio:' "$T/stderr")" -eq 1 ] && ok "one error line, not 4" ||
 	{ not_ok "one error line, not 4"; sed 's/^/    /' "$T/stderr"; }
 
+# one rank alone finds its options bad (here: other options; in life, a check that
+# depends on its host): it says so, naming itself, and the job ends with status 2
+start=$SECONDS
+expect_exit 2 "a bad option on rank 1 alone exits 2" -- timeout 60 "${MPI[@]}" \
+	-np 1 "$APPIO" run 4k-randread --engine null --target n0.dat --time 1 : \
+	-np 1 "$APPIO" run 4k-randread --engine null --target n1.dat --threads 0
+grep -q "^appio: rank 1 ($(hostname)): --threads: '0' is out of range" "$T/stderr" && [ $((SECONDS - start)) -lt 30 ] &&
+	ok "rank 1 names itself, and the job ends within seconds" ||
+	{ not_ok "rank 1 names itself, and the job ends within seconds ($((SECONDS - start)) s)"; sed 's/^/    /' "$T/stderr"; }
+expect_exit 2 "a --json rank 0 cannot write exits 2 on every rank" -- "${MPIRUN[@]}" "$APPIO" run 4k-randread \
+	--engine null --target 'n%r.dat' --time 1 --json "$T/no/such/dir/x.json"
+[ "$(grep -c '^appio:' "$T/stderr")" -eq 1 ] && grep -q "^appio: --json: cannot write" "$T/stderr" &&
+	ok "... with one line" || { not_ok "... with one line"; sed 's/^/    /' "$T/stderr"; }
+
 # -- a rank that cannot open its target
 mkdir d0 d1 d3
 expect_exit 2 "rank 2 cannot create its target: exit 2" -- "${MPIRUN[@]}" "$APPIO" run 4k-randwrite \
