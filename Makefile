@@ -74,13 +74,23 @@ ifeq ($(call pc,libtracefs),yes)
   CPPFLAGS += -DHAVE_TRACEFS $(shell pkg-config --cflags libtracefs libtraceevent)
   LDLIBS   += $(shell pkg-config --libs libtracefs libtraceevent)
 endif
+# Open MPI: scale-out under mpirun (src/mpi_run.c, docs/scale-out.md). Optional:
+# without it src/mpi_run.h stubs say "one process". MPI=0 leaves it out even
+# when found; a change of MPI rebuilds every object (the stamp below).
+MPI ?= $(if $(call pc,ompi-c),1,0)
+ifeq ($(MPI),1)
+  # its headers as system headers: our warnings are for our code
+  CPPFLAGS += -DHAVE_MPI $(patsubst -I%,-isystem %,$(shell pkg-config --cflags ompi-c))
+  LDLIBS   += $(shell pkg-config --libs ompi-c)
+endif
 MYSQL_PC := $(firstword $(foreach p,libmariadb mysqlclient,$(if $(call pc,$(p)),$(p))))
 ifneq ($(MYSQL_PC),)
   CPPFLAGS += -DHAVE_MYSQL $(shell pkg-config --cflags $(MYSQL_PC))
   LDLIBS   += $(shell pkg-config --libs $(MYSQL_PC))
 endif
 
-SRCS      := $(wildcard src/*.c emulators/*.c emulators/*/*.c traces/*.c)
+SRCS      := $(filter-out $(if $(filter 1,$(MPI)),,src/mpi_run.c), \
+               $(wildcard src/*.c emulators/*.c emulators/*/*.c traces/*.c))
 LIB_SRCS  := $(filter-out src/main.c,$(SRCS))
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
@@ -110,7 +120,13 @@ $(BIN): $(OBJS)
 
 $(BUILD)/emulators/%.o: CPPFLAGS += -Iemulators
 
-$(BUILD)/%.o: %.c
+MPI_STAMP := $(BUILD)/mpi-$(MPI).stamp
+$(MPI_STAMP):
+	@mkdir -p $(BUILD)
+	@rm -f $(BUILD)/mpi-*.stamp
+	@touch $@
+
+$(BUILD)/%.o: %.c $(MPI_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(STD) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
 

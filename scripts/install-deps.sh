@@ -13,7 +13,7 @@ build=(gcc make pkg-config libc6-dev libaio-dev liburing-dev libblkid-dev
        libtracefs-dev libtraceevent-dev)
 test=(fio jq e2fsprogs util-linux mount procps strace sysbench
       mariadb-server mariadb-client postgresql postgresql-client chromium sqlite3
-      clang libclang-rt-dev groff-base smartmontools)
+      clang libclang-rt-dev groff-base smartmontools libopenmpi-dev openmpi-bin)
 
 want=("${build[@]}")
 case "${1:-}" in

@@ -17,18 +17,21 @@
 #include "appio/engine.h"
 #include "appio/trace.h"
 #include "cli.h"
+#include "mpi_run.h"
 
 /* The one mutable global: set by main()'s signal handler, read by the runner. */
 volatile sig_atomic_t cli_interrupted;
 
 _Noreturn void cli_usage_error(const char *fmt, ...)
 {
+	char msg[4600];
 	va_list ap;
-	fputs("appio: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	mpi_run_exit_together(EXIT_USAGE, msg);
+	if (mpi_run_root())     /* every rank parses alike: rank 0 says it once */
+		fprintf(stderr, "appio: %s\n", msg);
 	exit(EXIT_USAGE);
 }
 
@@ -44,7 +47,8 @@ static int try_create(const char *path)
 	return 0;
 }
 
-void cli_check_outputs(const char *json, const char *csv_prefix)
+/* Why the --json document or the --csv files cannot be written (0 when they can). */
+static int outputs_error(const char *json, const char *csv_prefix, char *msg, size_t len)
 {
 	char tmp[4200];
 	struct stat st;
@@ -52,21 +56,33 @@ void cli_check_outputs(const char *json, const char *csv_prefix)
 
 	if (json && strcmp(json, "-")) {
 		if (!*json)
-			cli_usage_error("--json: empty file name (expected FILE, or - for stdout)");
+			return snprintf(msg, len, "--json: empty file name (expected FILE, or - for stdout)");
 		if (stat(json, &st) == 0 && S_ISDIR(st.st_mode))
-			cli_usage_error("--json: '%s' is a directory (expected a file name)", json);
+			return snprintf(msg, len, "--json: '%s' is a directory (expected a file name)", json);
 		snprintf(tmp, sizeof(tmp), "%s.tmp", json);     /* written there, then renamed */
 		if ((rc = try_create(tmp)))
-			cli_usage_error("--json: cannot write '%s': %s", json, strerror(-rc));
+			return snprintf(msg, len, "--json: cannot write '%s': %s", json, strerror(-rc));
 	}
 	if (csv_prefix) {
 		if (!*csv_prefix)
-			cli_usage_error("--csv: empty prefix (expected PREFIX, files PREFIX_<class>.csv)");
+			return snprintf(msg, len, "--csv: empty prefix (expected PREFIX, files PREFIX_<class>.csv)");
 		snprintf(tmp, sizeof(tmp), "%s_appio-check.tmp", csv_prefix);
 		if ((rc = try_create(tmp)))
-			cli_usage_error("--csv: cannot write '%s_<class>.csv': %s", csv_prefix,
+			return snprintf(msg, len, "--csv: cannot write '%s_<class>.csv': %s", csv_prefix,
 					strerror(-rc));
 	}
+	return 0;
+}
+
+void cli_check_outputs(const char *json, const char *csv_prefix)
+{
+	char msg[4400] = "";
+	/* under mpirun the files are rank 0's: it checks, and every rank learns the outcome */
+	uint64_t bad = mpi_run_root() && outputs_error(json, csv_prefix, msg, sizeof(msg)) > 0;
+
+	mpi_run_bcast_u64(&bad);
+	if (bad)
+		cli_usage_error("%s", msg);
 }
 
 int cli_finish(const struct result *res, int rc, const char *err,
@@ -75,6 +91,9 @@ int cli_finish(const struct result *res, int rc, const char *err,
 	char werr[512] = "";
 	int status = 0;
 
+	if (!mpi_run_root())    /* rank 0 prints and writes the merged result */
+		return rc == -EINTR ? EXIT_INTERRUPTED : !rc ? 0 :
+		       rc == -EINVAL && !res->npoints ? EXIT_USAGE : 1;
 	/* with the JSON document on stdout, the table goes to stderr */
 	FILE *out = json_path && !strcmp(json_path, "-") ? stderr : stdout;
 	result_print_table(res, out);
@@ -178,6 +197,10 @@ int cmd_list(int argc, char **argv)
 	for (const struct engine_ops *const *e = engine_table; *e; e++)
 		printf("  %-16s %s%s\n", (*e)->name, (*e)->desc,
 		       *e == engine_default() ? " (default)" : "");
+	char mpi[300];
+	const char *m = mpi_run_describe(mpi, sizeof(mpi));
+	printf("\nscale-out (mpirun -np N appio ...): %s\n",
+	       m ? m : "not built in (install libopenmpi-dev and rebuild: docs/scale-out.md)");
 	puts("\ntrace formats (appio trace ... --from/--to NAME):");
 	for (const struct trace_format *const *f = trace_format_table; *f; f++)
 		printf("  %-16s %s\n", (*f)->name, (*f)->desc);

@@ -35,7 +35,8 @@ int cli_finish(const struct result *res, int rc, const char *err,
  * Before a run: can the --json document (@json, "-" is stdout) and the
  * --csv files (@csv_prefix) be written? Either may be NULL. Exits 2 with
  * one line naming the option when not, so that no run's results are lost
- * for want of a place to put them.
+ * for want of a place to put them. Under mpirun every rank calls it: rank 0
+ * checks (the files are its) and all exit together.
  */
 void cli_check_outputs(const char *json, const char *csv_prefix);
 

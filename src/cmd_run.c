@@ -12,6 +12,7 @@
 #include "appio/xalloc.h"
 #include "cli.h"
 #include "job.h"
+#include "mpi_run.h"
 #include "suite.h"
 #include "version.h"
 
@@ -98,6 +99,24 @@ static void print_health(const struct result *res, FILE *f)
 }
 
 /*
+ * Open the target; under mpirun every rank's, in waves (rank 0, then the
+ * first rank of every other host, then the rest) so that a target ranks
+ * share is created and laid out once, and agree on the outcome: one rank
+ * that cannot open its target stops them all, and rank 0 says which.
+ */
+static int open_target(struct job *j, char *err, size_t errlen)
+{
+	for (int wave = 0; wave < 3; wave++) {
+		unsigned rank = mpi_run_rank(), local = mpi_run_local();
+		bool mine = wave == 0 ? rank == 0 : wave == 1 ? rank && !local : local;
+		int rc = mine ? job_open_target(j, &cli_interrupted, err, errlen) : 0;
+		if ((rc = mpi_run_agree(rc, err, errlen)) || !mpi_run_active())
+			return rc;
+	}
+	return 0;
+}
+
+/*
  * Open the target (or check the service), run, print the table, the files
  * and the emulator's summary; releases @j. Returns the exit status.
  */
@@ -106,20 +125,22 @@ static int run_job(struct job *j)
 	struct result res;
 	char err[600] = "";
 	cli_check_outputs(j->ro.json, j->ro.csv);
-	int rc = job_open_target(j, &cli_interrupted, err, sizeof(err));
+	int rc = open_target(j, err, sizeof(err));
 
 	if (rc) {
-		fprintf(stderr, "appio: %s\n", err);
+		if (mpi_run_root())
+			fprintf(stderr, "appio: %s\n", err);
 		job_release(j);
 		return rc == -EINVAL ? EXIT_USAGE : rc == -EINTR ? EXIT_INTERRUPTED : 1;
 	}
 
 	struct result pre;
 	struct suite_steady st = { 0 };
-	FILE *out = j->ro.json && !strcmp(j->ro.json, "-") ? stderr : stdout;
+	FILE *out = j->ro.json && !strcmp(j->ro.json, "-") && mpi_run_root() ? stderr : stdout;
 	result_init(&res);
 	result_init(&pre);
 	job_describe(j, &res);
+	mpi_run_info(&res);
 	print_header(j, out);
 	if (!(j->emu->flags & EMU_NO_TARGET)) {
 		health_read(j->target.dev, &res.health[0]);
@@ -165,11 +186,13 @@ static int do_action(struct job *j, const struct emu_action *a)
 {
 	struct emu_action_out out;
 	char err[700] = "";
-	int rc = job_act(j, a, &cli_interrupted, &out, err, sizeof(err));
+	/* under mpirun an action (prepare, cleanup) is done once, by rank 0 */
+	int rc = mpi_run_root() ? job_act(j, a, &cli_interrupted, &out, err, sizeof(err)) : 0;
 
-	if (!rc)
+	rc = mpi_run_agree(rc, err, sizeof(err));
+	if (!rc && mpi_run_root())
 		printf("%s\n", out.line);
-	else
+	else if (mpi_run_root())
 		fprintf(stderr, "appio: %s %s: %s\n", j->emu->name, a->name, *err ? err : strerror(-rc));
 	job_release(j);
 	return !rc ? 0 : rc == -EINTR ? EXIT_INTERRUPTED : rc == -EINVAL ? EXIT_USAGE : 1;

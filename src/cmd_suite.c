@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "mpi_run.h"
 #include "suite.h"
 #include "version.h"
 
@@ -51,11 +52,16 @@ static void check_writable(const char *path)
 	if (!strcmp(path, "-"))
 		cli_usage_error("suite: --json needs a file (the document is rewritten as the suite goes)");
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		cli_usage_error("suite: --json: cannot write '%s': %s", path, strerror(errno));
-	fclose(f);
-	unlink(tmp);
+	/* under mpirun the document is rank 0's: it checks, and every rank learns the outcome */
+	FILE *f = mpi_run_root() ? fopen(tmp, "w") : NULL;
+	uint64_t err = mpi_run_root() && !f ? (uint64_t)errno : 0;
+	mpi_run_bcast_u64(&err);
+	if (err)
+		cli_usage_error("suite: --json: cannot write '%s': %s", path, strerror((int)err));
+	if (f) {
+		fclose(f);
+		unlink(tmp);
+	}
 }
 
 int cmd_suite(int argc, char **argv)
@@ -83,11 +89,14 @@ int cmd_suite(int argc, char **argv)
 	suite_print_summary(&s, stdout);
 	fflush(stdout);
 	int status = 0;
+	bool talk = mpi_run_root();
 	if (rc == -EINTR) {
-		fprintf(stderr, "appio: interrupted; the phases so far are in '%s'\n", s.o.json);
+		if (talk)
+			fprintf(stderr, "appio: interrupted; the phases so far are in '%s'\n", s.o.json);
 		status = EXIT_INTERRUPTED;
 	} else if (rc) {
-		fprintf(stderr, "appio: suite: %s\n", *err ? err : strerror(-rc));
+		if (talk)
+			fprintf(stderr, "appio: suite: %s\n", *err ? err : strerror(-rc));
 		status = rc == -EINVAL ? EXIT_USAGE : 1;
 	} else {
 		printf("results: %s (appio report %s -o report.html)\n", s.o.json, s.o.json);

@@ -15,6 +15,7 @@
 #include "appio/ckd.h"
 #include "appio/runner.h"
 #include "job.h"
+#include "mpi_run.h"
 #include "appio/xalloc.h"
 
 #define MAX_POINTS 4096
@@ -65,6 +66,14 @@ const struct opt_def job_run_opt_table[] = {
 	  .max = OPT_SECONDS_MAX },
 	{ "max-rounds", OPT_UINT, R(max_rounds), "25",
 	  "--steady-state gives up (and says so) after this many rounds", .min = 1, .max = 10000 },
+#ifdef HAVE_MPI
+	{ "target-split", OPT_BOOL, R(target_split), NULL,
+	  "under mpirun: the ranks share one --target, each on its own equal slice (block-level "
+	  "profiles); else --target takes %r (rank), %h (host), %l (rank on its host)",
+	  .flags = OPT_TARGET | OPT_WHERE },
+	{ "stonewall", OPT_BOOL, R(stonewall), NULL,
+	  "under mpirun: a point whose work runs out ends for every rank when the first one is done" },
+#endif
 	OPT_END,
 };
 #undef R
@@ -140,6 +149,7 @@ static int resolve(struct job *j, char *err, size_t errlen)
 	    getrandom(&j->ro.seed, sizeof(j->ro.seed), 0) != sizeof(j->ro.seed))
 		j->ro.seed = (uint64_t)time(NULL);
 	j->ro.seed &= (1ULL << 53) - 1;         /* exact in any JSON reader */
+	mpi_run_bcast_u64(&j->ro.seed);         /* under mpirun: rank 0's, for every rank */
 	return build_points(j, err, errlen);
 }
 
@@ -204,22 +214,44 @@ static bool input_error(int rc)
 	return false;
 }
 
+/* This rank's --target: %r, %h and %l expanded under mpirun, as given otherwise. */
+static int expand_target(struct job *j, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	int rc = mpi_run_expand_here(j->ro.target, path, sizeof(path));
+
+	if (rc == -EINVAL)
+		return fail(err, errlen, "--target: '%s': a %% must be followed by r (rank), h (host "
+			    "name), l (rank on its host) or %%", j->ro.target);
+	if (rc)
+		return fail(err, errlen, "--target: '%s' is too long once expanded", j->ro.target);
+	free(j->target_path);
+	j->target_path = xstrdup(path);
+	return 0;
+}
+
 int job_open_target(struct job *j, volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
 	bool writes = will_write(j);
+	char msg[512];
+	int rc = expand_target(j, err, errlen);
+	if (rc)
+		return rc;
+	const char *path = j->target_path;
 	struct target_open_args ta = {
-		.path = j->ro.target, .size = j->ro.size, .write = writes,
-		.direct = j->ro.direct, .force = j->ro.force, .seed = j->ro.seed,
+		.path = path, .size = j->ro.size, .write = writes,
+		.direct = j->ro.direct, .force = j->ro.force, .seed = mpi_run_seed(j->ro.seed),
 		.create = job_given(j, "size") || writes, .stop = stop,
 	};
-	char msg[512];
 
 	if (j->emu->flags & EMU_NO_TARGET)
 		return j->emu->check ? j->emu->check(j->eo, j->about, sizeof(j->about), err, errlen) : 0;
+	if (j->ro.target_split && (!j->emu->next_io || (j->emu->flags & EMU_TARGET_DIR)))
+		return fail(err, errlen, "--target-split: '%s' keeps its own layout in the target; give "
+			    "each rank its own with %%r in --target", j->emu->name);
 	if (j->emu->flags & EMU_TARGET_DIR) {
 		/* a comma list spreads the emulator over several folders: make each */
-		char *spec = xstrdup(j->ro.target), *save = NULL;
-		int rc = 0;
+		char *spec = xstrdup(path), *save = NULL;
 		for (char *d = strtok_r(spec, ",", &save); d && !rc; d = strtok_r(NULL, ",", &save))
 			rc = make_dir(d, err, errlen);
 		snprintf(msg, sizeof(msg), "%s", spec);     /* the first folder: strtok ended it */
@@ -227,11 +259,11 @@ int job_open_target(struct job *j, volatile sig_atomic_t *stop, char *err, size_
 		if (rc)
 			return rc;
 		ta.path = msg;
-	} else if (access(j->ro.target, F_OK) && errno == ENOENT) {
+	} else if (access(path, F_OK) && errno == ENOENT) {
 		if (!writes && !ta.create)
 			return fail(err, errlen, "--target: '%s' does not exist; a read-only profile "
 				    "needs existing data (give --size to create and lay it out)",
-				    j->ro.target);
+				    path);
 		if (!ta.size)   /* a new file for a writing workload: the documented default */
 			ta.size = 1ULL << 30;
 	}
@@ -240,17 +272,20 @@ int job_open_target(struct job *j, volatile sig_atomic_t *stop, char *err, size_
 		snprintf(first, sizeof(first), "%s", msg);
 		ta.path = first;
 	}
-	int rc = target_open(&j->target, &ta, msg, sizeof(msg));
+	rc = target_open(&j->target, &ta, msg, sizeof(msg));
 	if (rc) {
 		snprintf(err, errlen, "--target: %s", msg);
 		return input_error(rc) ? -EINVAL : rc;
 	}
 	if ((j->emu->flags & EMU_TARGET_DIR) && j->target.kind != TARGET_DIR)
 		return fail(err, errlen, "--target: '%s' is not a folder ('%s' works on files in a folder)",
-			    j->ro.target, j->emu->name);
+			    path, j->emu->name);
 	if (!(j->emu->flags & EMU_TARGET_DIR) && j->target.kind == TARGET_DIR)
 		return fail(err, errlen, "--target: '%s' is a directory ('%s' needs a file or a block "
-			    "device)", j->ro.target, j->preset ? j->preset->name : j->emu->name);
+			    "device)", path, j->preset ? j->preset->name : j->emu->name);
+	if (j->ro.target_split)
+		mpi_run_slice(j->target.size, 1 << 20, mpi_run_rank(), mpi_run_size(), &j->target.base,
+			      &j->target.size);
 	return 0;
 }
 
@@ -320,12 +355,12 @@ int job_run(struct job *j, struct result *res, bool progress,
 	struct run_config cfg = {
 		.emu = j->emu, .emu_opts = j->eo, .preset = j->preset ? j->preset->name : NULL,
 		.target = target ? &j->target : NULL, .engine = target ? j->engine : NULL,
-		.target_spec = j->ro.target, .points = j->points, .npoints = j->npoints,
-		.time_ns = time_ns, .ramp_ns = ramp_ns,
-		.seed = j->ro.seed, .qd_given = job_given(j, "qd"), .force = j->ro.force, .progress = progress,
+		.target_spec = j->target_path ? j->target_path : j->ro.target,
+		.points = j->points, .npoints = j->npoints, .time_ns = time_ns, .ramp_ns = ramp_ns,
+		.seed = mpi_run_seed(j->ro.seed), .stonewall = j->ro.stonewall, .qd_given = job_given(j, "qd"), .force = j->ro.force, .progress = progress,
 		.report_interval_s = (unsigned)j->ro.report_interval,
 		/* saved after every point, except to stdout: one document there, at the end */
-		.json_path = j->ro.json && strcmp(j->ro.json, "-") ? j->ro.json : NULL,
+		.json_path = j->ro.json && strcmp(j->ro.json, "-") && mpi_run_root() ? j->ro.json : NULL,
 		.interrupted = interrupted,
 	};
 	return runner_run(&cfg, res, err, errlen);
@@ -375,6 +410,7 @@ void job_help(const struct job *j, FILE *f)
 void job_release(struct job *j)
 {
 	target_close(&j->target);
+	free(j->target_path);
 	free(j->eo);
 	free(j->preset_words);
 	free(j->points);

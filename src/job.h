@@ -28,6 +28,7 @@ struct job_run_opts {
 	const char *engine, *json, *csv;
 	bool direct, force;
 	bool steady_state;                      /* precondition to steady state first (src/suite.h) */
+	bool target_split, stonewall;           /* under mpirun (src/mpi_run.h); MPI builds only */
 	uint64_t round_time, max_rounds;
 };
 
@@ -44,6 +45,7 @@ struct job {
 	struct emu_point *points;
 	unsigned npoints;
 	struct target target;
+	char *target_path;                      /* --target with %r/%h/%l expanded for this rank */
 	char about[256];                        /* EMU_NO_TARGET: what emu->check() found */
 };
 

@@ -10,6 +10,7 @@
 #include "appio/emulator.h"
 #include "appio/xalloc.h"
 #include "cli.h"
+#include "mpi_run.h"
 #include "version.h"
 
 static void on_signal(int sig)
@@ -59,6 +60,10 @@ int main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	if (mpi_run_init(&argc, &argv)) {
+		fputs("appio: started by mpirun, but MPI would not initialise\n", stderr);
+		return 1;
+	}
 	scrub_secrets(argc, argv);
 
 	if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||

@@ -12,6 +12,7 @@
 #include "chart.h"
 #include "compare.h"
 #include "report.h"
+#include "report_ranks.h"
 #include "report_apps.h"
 #include "version.h"
 #include "appio/xalloc.h"
@@ -448,6 +449,8 @@ static int page(FILE *f, const struct json_read_doc *d, unsigned n, volatile sig
 		fputs("</h2>\n", f);
 		missing_note(f, d, n, names[i]);
 		summary(f, d, n, t);
+		for (unsigned k = 0; k < n; k++)       /* MPI runs: each host's share */
+			report_ranks_hosts(f, &d[k], json_read_find(&d[k], names[i]));
 		rc = chart(f, d, n, names[i], t, i + 1, err, errlen);
 		if (!rc)
 			rc = report_apps_charts(f, d, n, names[i], i + 1, err, errlen);

@@ -11,10 +11,22 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "appio/hist.h"
 #include "appio/result.h"
 #include "json_write.h"
 #include "version.h"
 #include "appio/xalloc.h"
+
+static void point_ranks_free(struct point_ranks *pr)
+{
+	if (!pr)
+		return;
+	free(pr->rank);
+	free(pr->host);
+	free(pr->hist_off);
+	free(pr->hist);
+	free(pr);
+}
 
 void result_init(struct result *r)
 {
@@ -37,6 +49,7 @@ void result_release(struct result *r)
 	for (unsigned i = 0; i < r->npoints; i++) {
 		free(r->points[i].series);
 		free(r->points[i].sec_dur);
+		point_ranks_free(r->points[i].ranks);
 	}
 	free(r->points);
 	result_init(r);
@@ -209,6 +222,60 @@ static void json_series(FILE *f, const struct point_result *p)
 	fputs("]", f);
 }
 
+static void json_fig(FILE *f, const struct rank_fig *x)
+{
+	fprintf(f, "\"ops\": %llu, \"bytes\": %llu, \"time_s\": ", (unsigned long long)x->ops,
+		(unsigned long long)x->bytes);
+	json_num(f, round(x->time_s * 1000) / 1000);
+	fputs(", \"cpu_s\": ", f);
+	json_num(f, round(x->cpu_s * 1000) / 1000);
+	fputs(", \"ops_per_s\": ", f);
+	json_num(f, round(x->ops_per_s * 10) / 10);
+	fputs(", \"mb_per_s\": ", f);
+	json_num(f, round(x->mb_per_s * 1000) / 1000);
+	fputs(", \"lat_ns\": {\"mean\": ", f);
+	json_num(f, round(x->mean_ns * 10) / 10);
+	fprintf(f, ", \"p50\": %llu, \"p99\": %llu, \"max\": %llu}", (unsigned long long)x->p50,
+		(unsigned long long)x->p99, (unsigned long long)x->max_ns);
+}
+
+/* An MPI run's per-rank and per-host figures; each rank's histogram as [low, width, count]. */
+static void json_ranks(FILE *f, const struct point_ranks *pr)
+{
+	fprintf(f, ",\n     \"ranks\": {\"class\": ");
+	json_str(f, pr->cls);
+	fprintf(f, ", \"ranks\": %u, \"hosts\": %u,\n      \"per_rank\": [", pr->nranks, pr->nhosts);
+	for (unsigned r = 0; r < pr->nranks; r++) {
+		const struct rank_fig *x = &pr->rank[r];
+		fprintf(f, "%s\n       {\"rank\": %u, \"host\": ", r ? "," : "", x->rank);
+		json_str(f, pr->hosts[x->host]);
+		fprintf(f, ", \"local_rank\": %u, \"seed\": %llu, \"status\": ", x->local_rank,
+			(unsigned long long)x->seed);
+		json_str(f, !x->rc ? "ok" : x->rc == -EINTR ? "interrupted" : strerror(-x->rc));
+		fputs(", ", f);
+		json_fig(f, x);
+		fputs(", \"hist\": [", f);
+		for (uint32_t k = pr->hist_off[r]; k < pr->hist_off[r + 1]; k++) {
+			unsigned i = (unsigned)pr->hist[2 * k];
+			uint64_t low = i < HIST_BUCKETS ? hist_bucket_low(i) : HIST_MAX_NS + 1;
+			uint64_t width = i < HIST_BUCKETS ? hist_bucket_width(i) : 0;
+			fprintf(f, "%s[%llu, %llu, %llu]", k > pr->hist_off[r] ? ", " : "",
+				(unsigned long long)low, (unsigned long long)width,
+				(unsigned long long)pr->hist[2 * k + 1]);
+		}
+		fputs("]}", f);
+	}
+	fputs("],\n      \"per_host\": [", f);
+	for (unsigned h = 0; h < pr->nhosts; h++) {
+		fprintf(f, "%s\n       {\"host\": ", h ? "," : "");
+		json_str(f, pr->hosts[h]);
+		fprintf(f, ", \"ranks\": %u, ", pr->host[h].nranks);
+		json_fig(f, &pr->host[h]);
+		fputc('}', f);
+	}
+	fputs("]}", f);
+}
+
 static void json_point(FILE *f, const struct point_result *p)
 {
 	fprintf(f, "    {\"threads\": %u, \"qd\": %u, ", p->pt.threads, p->pt.qd);
@@ -216,6 +283,8 @@ static void json_point(FILE *f, const struct point_result *p)
 		fprintf(f, "\"write_pct\": %d, ", p->pt.write_pct);
 	fputs("\"time_s\": ", f);
 	json_num(f, round(p->time_s * 1000) / 1000);
+	fputs(", \"cpu_s\": ", f);
+	json_num(f, round(p->cpu_s * 1000) / 1000);
 	fprintf(f, ", \"partial\": %s, \"headline\": ", p->partial ? "true" : "false");
 	json_str(f, p->headline ? p->headline : "total");
 	fputs(",\n     \"classes\": {", f);
@@ -241,6 +310,8 @@ static void json_point(FILE *f, const struct point_result *p)
 		fputc('}', f);
 	}
 	json_series(f, p);
+	if (p->ranks)
+		json_ranks(f, p->ranks);
 	fputc('}', f);
 }
 
@@ -440,6 +511,21 @@ static double row_mb_per_s(const struct point_result *p, const struct cls_result
 	return (double)(p->dev.read_bytes + p->dev.write_bytes) / p->time_s / 1e6;
 }
 
+/* Under MPI the row above is the aggregate; below it, the rank that did least. */
+static void print_slowest(const struct point_ranks *pr, FILE *f)
+{
+	const struct rank_fig *s = &pr->rank[0];
+	char a[32], b[32], c[32];
+
+	for (unsigned r = 1; r < pr->nranks; r++)
+		if (pr->rank[r].ops_per_s < s->ops_per_s)
+			s = &pr->rank[r];
+	fprintf(f, "  %u ranks on %u host(s); slowest: rank %u (%s) %.0f at %.1f MB/s, mean %s, "
+		"p99 %s, max %s\n", pr->nranks, pr->nhosts, s->rank, pr->hosts[s->host], s->ops_per_s,
+		s->mb_per_s, fmt_ns(s->mean_ns, a, sizeof(a)), fmt_ns((double)s->p99, b, sizeof(b)),
+		fmt_ns((double)s->max_ns, c, sizeof(c)));
+}
+
 void result_print_table(const struct result *r, FILE *f)
 {
 	if (!r->npoints)
@@ -466,6 +552,8 @@ void result_print_table(const struct result *r, FILE *f)
 			fmt_ns(h->lat.mean, a, sizeof(a)), fmt_ns((double)h->lat.p50, b, sizeof(b)),
 			fmt_ns((double)h->lat.p99, c, sizeof(c)), fmt_ns((double)h->lat.max, d, sizeof(d)),
 			fmt_ns(h->lat.stddev, e, sizeof(e)));
+		if (p->ranks)
+			print_slowest(p->ranks, f);
 	}
 	if (dev_mbps)
 		fprintf(f, "MB/s: what the drive read and wrote during the point (its own counters)\n");

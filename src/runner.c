@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "appio/runner.h"
+#include "mpi_run.h"
 #include "series.h"
 #include "worker.h"
 #include "appio/xalloc.h"
@@ -142,14 +144,24 @@ static struct dev_stats dev_stats_delta(const struct dev_stats *a, const struct 
 	};
 }
 
+/* Why this rank's point is ending early, for the other ranks (mpi_run_poll). */
+static enum mpi_stop stop_reason(struct point_ctx *pc, bool interrupted)
+{
+	if (interrupted)
+		return MPI_RUN_INTERRUPTED;
+	if (atomic_load(&pc->failed))
+		return MPI_RUN_FAILED;
+	return atomic_load(&pc->stop) ? MPI_RUN_DONE : MPI_RUN_GO;
+}
+
 static bool supervise(struct point_ctx *pc, struct worker *w, unsigned nw,
 		      struct series *s, unsigned idx, unsigned npoints, struct dev_stats *dev0)
 {
 	const struct run_config *cfg = pc->cfg;
-	bool show = cfg->progress && isatty(STDERR_FILENO);
-	bool interrupted = false;
+	bool show = cfg->progress && isatty(STDERR_FILENO) && mpi_run_root();
+	bool interrupted = false, told = false;
 	uint64_t next_show = pc->t_start + NSEC;
-	unsigned every = cfg->report_interval_s;
+	unsigned every = mpi_run_root() ? cfg->report_interval_s : 0;
 	int64_t next_report = every;    /* measured seconds complete before the next line */
 
 	/* ticks fall half a tick after second boundaries, when workers have handed seconds over */
@@ -158,6 +170,13 @@ static bool supervise(struct point_ctx *pc, struct worker *w, unsigned nw,
 		uint64_t now = emu_now();
 		if (cfg->interrupted && *cfg->interrupted && !interrupted) {
 			interrupted = true;
+			uint64_t end = atomic_load(&pc->t_end);
+			if (now < end)
+				atomic_store(&pc->t_end, now);
+			atomic_store(&pc->stop, true);
+		}
+		if (!told && mpi_run_poll(stop_reason(pc, interrupted), cfg->stonewall)) {
+			told = true;    /* another rank failed, was stopped, or finished first */
 			uint64_t end = atomic_load(&pc->t_end);
 			if (now < end)
 				atomic_store(&pc->t_end, now);
@@ -206,37 +225,39 @@ static void fill_class(struct cls_result *c, const char *name, const struct hist
 
 /* A scheduled emulator's "response" and "lag": its second and third thirds of classes merged. */
 static void merge_groups(struct point_result *p, const struct point_ctx *pc,
-			 const struct worker *w, unsigned nw, double secs)
+			 const struct worker *w, unsigned nw, double secs, struct hist *hs)
 {
 	static const char *const names[] = { "response", "lag" };
 	uint64_t none[RESULT_SIZE_BUCKETS] = { 0 };
 	unsigned n = pc->ncls / 3;
-	struct hist *h = xaligned(64, sizeof(*h));
 
 	for (unsigned g = 1; g <= 2; g++) {
+		struct hist *h = &hs[p->ncls];
 		hist_init(h);
 		for (unsigned c = g * n; c < (g + 1) * n; c++)
 			for (unsigned i = 0; i < nw; i++)
 				hist_merge(h, &w[i].hist[c]);
 		fill_class(&p->cls[p->ncls++], names[g - 1], h, 0, none, secs);
 	}
-	free(h);
 }
 
-/* Merge the workers' statistics into @p. */
+/*
+ * Merge the workers' statistics into @p, keeping each class's merged
+ * histogram in @hs (RESULT_MAX_CLASSES of them) for a merge across ranks.
+ */
 static void merge_point(struct point_result *p, const struct point_ctx *pc,
-			const struct worker *w, unsigned nw, double secs)
+			const struct worker *w, unsigned nw, double secs, struct hist *hs)
 {
 	const struct emu_ops *emu = pc->er->ops;
 	unsigned ncls = pc->ncls;
-	struct hist *h = xaligned(64, sizeof(*h));
-	struct hist *all = xaligned(64, sizeof(*all));
+	struct hist *all = &hs[ncls];
 	uint64_t all_bytes = 0, all_sizes[RESULT_SIZE_BUCKETS] = { 0 };
 
 	hist_init(all);
 	unsigned nbase = emu->flags & EMU_SCHEDULED ? ncls / 3 : ncls;
 	for (unsigned c = 0; c < ncls; c++) {
 		uint64_t bytes = 0, sizes[RESULT_SIZE_BUCKETS] = { 0 };
+		struct hist *h = &hs[c];
 		hist_init(h);
 		for (unsigned i = 0; i < nw; i++) {
 			hist_merge(h, &w[i].hist[c]);
@@ -255,15 +276,38 @@ static void merge_point(struct point_result *p, const struct point_ctx *pc,
 	p->ncls = ncls;
 	if (emu->flags & EMU_TOTAL)
 		fill_class(&p->cls[p->ncls++], "total", all, all_bytes, all_sizes, secs);
-	free(h);
-	free(all);
 	if (emu->flags & EMU_SCHEDULED)
-		merge_groups(p, pc, w, nw, secs);
+		merge_groups(p, pc, w, nw, secs, hs);
 	p->ncounters = pc->ncounters;
 	p->counter_names = emu->counters;
 	for (unsigned i = 0; i < nw; i++)
 		for (unsigned k = 0; k < pc->ncounters; k++)
 			p->counters[k] += w[i].counters[k];
+}
+
+/*
+ * Under MPI: merge the point across ranks and agree on how it ended; the
+ * classes are summarised again from the merged histograms. Returns the
+ * agreed rc (rank 0 gets the failing rank's message in @err).
+ */
+static int merge_ranks(struct point_result *p, struct hist *hs, const struct emu_run *er,
+		       int rc, const char *msg, char *err, size_t errlen)
+{
+	int head = headline_index(er);
+	double secs = p->time_s;
+
+	if (head < 0) {         /* "total" when there is one, else the first class */
+		const struct cls_result *t = point_class(p, "total");
+		head = t ? (int)(t - p->cls) : 0;
+	}
+	struct mpi_point mp = { .p = p, .hists = hs, .rc = rc, .err = msg, .headline = head };
+	rc = mpi_run_point_end(&mp, &secs, err, errlen);
+	for (unsigned c = 0; c < p->ncls; c++) {
+		uint64_t sizes[RESULT_SIZE_BUCKETS];
+		memcpy(sizes, p->cls[c].sizes, sizeof(sizes));
+		fill_class(&p->cls[c], p->cls[c].name, &hs[c], p->cls[c].bytes, sizes, secs);
+	}
+	return rc;
 }
 
 /* Start the workers and wait until each is set up; returns how many started. */
@@ -295,7 +339,10 @@ static unsigned start_workers(struct point_ctx *pc, struct worker *w)
 static void open_gate(struct point_ctx *pc)
 {
 	const struct run_config *cfg = pc->cfg;
+	uint64_t at = mpi_run_start_at();       /* under MPI: every rank at once */
 
+	if (at)
+		sleep_until(at);
 	pthread_mutex_lock(&pc->gate_lock);
 	pc->t_start = emu_now();
 	pc->t_measure = pc->t_start + cfg->ramp_ns;
@@ -303,6 +350,17 @@ static void open_gate(struct point_ctx *pc)
 	pc->gate_go = true;
 	pthread_cond_broadcast(&pc->gate_cv);
 	pthread_mutex_unlock(&pc->gate_lock);
+}
+
+/* CPU seconds (user + system) this process has used so far. */
+static double process_cpu(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
 static int run_point(const struct run_config *cfg, struct emu_run *er, unsigned idx,
@@ -323,6 +381,7 @@ static int run_point(const struct run_config *cfg, struct emu_run *er, unsigned 
 	if (!cfg->ramp_ns)      /* else supervise() reads them when the ramp ends */
 		read_dev_stats(cfg->target, &dev0);
 	open_gate(&pc);
+	double cpu0 = process_cpu();
 
 	bool interrupted = supervise(&pc, w, n, &s, idx, cfg->npoints, &dev0);
 	for (unsigned i = 0; i < n; i++)
@@ -333,20 +392,25 @@ static int run_point(const struct run_config *cfg, struct emu_run *er, unsigned 
 	uint64_t end = atomic_load(&pc.t_end);
 	double secs = end > pc.t_measure ? (double)(end - pc.t_measure) / NSEC : 0;
 	struct point_result *p = result_add_point(res);
+	struct hist *hs = xaligned(64, RESULT_MAX_CLASSES * sizeof(*hs));
 	p->pt = *pc.pt;
 	p->time_s = secs;
+	p->cpu_s = process_cpu() - cpu0;
 	p->partial = interrupted || atomic_load(&pc.failed) != 0;
 	p->headline = er->headline;
-	merge_point(p, &pc, w, n, secs);
+	merge_point(p, &pc, w, n, secs, hs);
 	if (dev0.valid && read_dev_stats(cfg->target, &dev1) == 0)
 		p->dev = dev_stats_delta(&dev0, &dev1);
 	series_export(&s, p, secs);
-	if (er->ops->point_end)
-		er->ops->point_end(er, p);
 
 	int rc = atomic_load(&pc.failed);
-	if (rc)
+	if (mpi_run_active())
+		rc = merge_ranks(p, hs, er, rc ? rc : interrupted ? -EINTR : 0, pc.err, err, errlen);
+	else if (rc)
 		snprintf(err, errlen, "%s", pc.err);
+	free(hs);
+	if (er->ops->point_end)
+		er->ops->point_end(er, p);
 	for (unsigned i = 0; i < n; i++)
 		worker_release(&w[i]);
 	free(w);
@@ -387,8 +451,15 @@ int runner_run(const struct run_config *cfg, struct result *res, char *err, size
 	if (emu->run_priv_size)
 		er.priv = xaligned(64, emu->run_priv_size);
 	copy_target(res, cfg->target);
-	if (emu->setup && (rc = emu->setup(&er, err, errlen)) != 0)
+	if (emu->setup)
+		rc = emu->setup(&er, err, errlen);
+	int agreed = mpi_run_agree(rc, err, errlen);  /* a set-up that failed on any rank */
+	if (agreed) {
+		if (!rc && emu->teardown)
+			emu->teardown(&er);
+		rc = agreed;
 		goto out;
+	}
 	if (emu->info)
 		emu->info(&er);
 	for (unsigned i = 0; i < cfg->npoints; i++) {

@@ -19,6 +19,7 @@
 
 #include "appio/runner.h"
 #include "json_write.h"
+#include "mpi_run.h"
 #include "suite.h"
 #include "version.h"
 #include "appio/xalloc.h"
@@ -171,6 +172,8 @@ static int save(const struct suite *s, char *err, size_t errlen)
 	char tmp[4200];
 	FILE *f;
 
+	if (!mpi_run_root())    /* under mpirun rank 0 writes the document */
+		return 0;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", s->o.json);
 	f = fopen(tmp, "w");
 	if (!f) {

@@ -68,6 +68,7 @@ int worker_alloc(struct worker *w, struct point_ctx *pc, unsigned id)
 	w->done = xcalloc(w->qd, sizeof(*w->done));
 	w->batch = xcalloc(w->qd, sizeof(*w->batch));
 	w->eng = pc->cfg->engine;
+	w->base = er->target ? er->target->base : 0;
 	w->bufs = xaligned(4096, w->qd * w->buf_size);
 	for (unsigned i = 0; i < w->qd; i++) {
 		w->reqs[i].slot = (uint16_t)i;
@@ -311,6 +312,7 @@ static int complete(struct worker *w, struct io_req *r, uint64_t t)
 
 	if (!io_ok(r))
 		return io_error(w, r);
+	r->off -= w->base;      /* the emulator sees its own offsets again */
 	account(w, r->cls, t - r->t_start, r->op <= IO_WRITE ? r->len : 0, t);
 	if (r->t_intended) {    /* scheduled: response and lag classes (emulator.h) */
 		unsigned n = w->pc->ncls / 3;
@@ -348,6 +350,7 @@ static int issue_one(struct worker *w, const struct emu_ops *emu, unsigned *queu
 		w->free[w->nfree++] = r;
 		return rc;
 	}
+	r->off += w->base;
 	if (r->op == IO_WRITE)
 		emu_fill(&w->pub, r->buf, r->len);
 	if (w->eng->flags & ENGINE_SYNC) {
@@ -467,6 +470,7 @@ static int wait_until(struct worker *w, uint64_t due, uint64_t spin)
 /* Submit one described request now. */
 static int submit_now(struct worker *w, struct io_req *r)
 {
+	r->off += w->base;
 	if (r->op == IO_WRITE)
 		emu_fill(&w->pub, r->buf, r->len);
 	r->t_start = emu_now();

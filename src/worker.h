@@ -73,6 +73,7 @@ struct worker {
 	struct io_req **free, **done;   /* qd each */
 	struct io_req **batch;          /* qd: queued since the last commit */
 	uint64_t now;                   /* latest clock reading of this worker */
+	uint64_t base;                  /* added to next_io()'s offsets: the target's base */
 	void *bufs;                     /* qd * buf_size, 4 KiB aligned */
 	size_t buf_size;
 	struct rng fill_rng;

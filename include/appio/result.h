@@ -21,7 +21,7 @@
  *             power_on_hours } }      (the drive's own counters; null: not reported)
  *   info { key: text }                       (emulator/driver extras)
  *   precondition? { steady_state {...}, rounds [ points ] }   (--steady-state)
- *   points [ { threads, qd, write_pct?, time_s, partial, headline,
+ *   points [ { threads, qd, write_pct?, time_s, cpu_s, partial, headline,
  *              classes { name: { ops, ops_per_s, bytes, mb_per_s,
  *                                lat_ns { mean, stddev, min, p50, p90, p99,
  *                                         p999, p9999, max },
@@ -29,7 +29,17 @@
  *              counters { name: n },
  *              device { reads, read_bytes, writes, write_bytes, flushes, busy_pct },
  *              series [ { t, dur_s, classes { name: { ops_per_s, mb_per_s,
- *                                                      mean_ns, p99_ns, max_ns } } } ] } ]
+ *                                                      mean_ns, p99_ns, max_ns } } } ],
+ *              ranks? { class, ranks, hosts,                 (MPI runs: docs/scale-out.md)
+ *                       per_rank [ { rank, host, local_rank, seed, status, ops, bytes, time_s,
+ *                                    cpu_s, ops_per_s, mb_per_s, lat_ns { mean, p50, p99, max },
+ *                                    hist [ [low_ns, width_ns, count] ] } ],
+ *                       per_host [ { host, ranks, ops, bytes, time_s, cpu_s, ops_per_s, mb_per_s,
+ *                                    lat_ns { mean, p50, p99, max } } ] } } ]
+ * In an MPI run every figure is the ranks' aggregate (ops and bytes summed,
+ * histograms merged, time_s the longest rank's), except a per-second p99_ns
+ * (the highest rank's p99 of that second: an upper bound) and device (the
+ * counters of rank 0's host); info has mpi_ranks and mpi_hosts.
  * MB/s is 10^6 bytes per second. sizes buckets transfer sizes by power of two
  * (the key is the bucket's lower bound in bytes).
  */
@@ -78,9 +88,41 @@ struct dev_stats {
 	uint64_t busy_ms;               /* time the device had I/O in flight */
 };
 
+/*
+ * One rank's figures of a point under MPI (docs/scale-out.md), for the class
+ * the table headlines; the same struct holds one host's (its ranks merged).
+ * Fixed-size and pointer-free: ranks send it to rank 0 as bytes.
+ */
+struct rank_fig {
+	uint32_t rank, local_rank;      /* world rank (a host's: its first), rank on its host */
+	uint32_t host;                  /* index into point_ranks.hosts */
+	uint32_t nranks;                /* 1 for a rank; the ranks of a host */
+	int32_t rc;                     /* the rank's own outcome: 0, -EINTR, -errno */
+	uint64_t seed;                  /* the rank's stream of --seed */
+	uint64_t ops, bytes;
+	double time_s, ops_per_s, mb_per_s, mean_ns;
+	double cpu_s;                   /* the rank's (a host's: its ranks') CPU in the point */
+	uint64_t p50, p99, max_ns;
+};
+
+/* Per-rank and per-host figures of a point, kept by rank 0 of an MPI run. */
+struct point_ranks {
+	const char *cls;                /* the class described (not owned) */
+	unsigned nranks, nhosts;
+	struct rank_fig *rank;          /* nranks, owned */
+	struct rank_fig *host;          /* nhosts, owned */
+	const char *const *hosts;       /* nhosts names (not owned: live until exit) */
+	uint32_t *hist_off;             /* nranks + 1: rank r's buckets are pairs
+					   hist_off[r] .. hist_off[r+1]-1 of @hist; owned */
+	uint64_t *hist;                 /* (bucket index, count) pairs; index HIST_BUCKETS
+					   counts the samples above the range; owned */
+};
+
 struct point_result {
 	struct emu_point pt;
 	double time_s;                  /* measured seconds (shorter if partial) */
+	double cpu_s;                   /* CPU (user + system) the process used from the point's
+					   start to its end, ramp included; MPI: summed over ranks */
 	bool partial;                   /* interrupted before its time was up */
 	const char *headline;           /* class the table headlines, or NULL (IOPS of "total") */
 	unsigned ncls;
@@ -92,6 +134,7 @@ struct point_result {
 	const char *const *counter_names;  /* the emulator's, ncounters of them */
 	uint64_t counters[EMU_MAX_COUNTERS];
 	struct dev_stats dev;           /* over the measured window */
+	struct point_ranks *ranks;      /* MPI runs, rank 0: per rank and host; owned; or NULL */
 };
 
 struct result_kv {

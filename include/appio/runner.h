@@ -36,6 +36,7 @@ struct run_config {
 	bool force;                     /* --force: passed on to emu_run.force */
 	bool qd_given;                  /* --qd given: an emulator's own default (emu_run.qd) yields */
 	bool progress;                  /* live line on stderr (only when it is a terminal) */
+	bool stonewall;                 /* MPI: the first rank to finish its work ends the point */
 	unsigned report_interval_s;     /* >0: a line on stderr every so many measured seconds */
 	const char *json_path;          /* rewritten after every point; NULL: none */
 	volatile sig_atomic_t *interrupted; /* set by the SIGINT/SIGTERM handler */

@@ -34,6 +34,8 @@ struct target {
 	int fd;                 /* O_RDWR or O_RDONLY, O_DIRECT if asked; -1 for a directory */
 	bool direct;            /* fd was opened with O_DIRECT */
 	uint64_t size;          /* bytes usable for I/O */
+	uint64_t base;          /* offset of byte 0 of that range: a rank's slice of a target
+				   the ranks share (--target-split); else 0 */
 	unsigned lbs;           /* logical block size: smallest O_DIRECT transfer and alignment */
 	unsigned pbs;           /* physical block size */
 	char dev[64];           /* underlying block device name ("vda"), "" if unknown */
