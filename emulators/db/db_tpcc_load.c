@@ -545,6 +545,13 @@ int db_tpcc_prepare(const struct db_opts *o, unsigned threads, uint64_t seed,
 		l[i] = (struct loader){ .o = o, .seed = seed, .stop = stop, .first = i + 1, .step = n1,
 					.done = &done, .finished = &finished, .now = now };
 	int rc = run_phase(l, n1, progress, (unsigned)o->scale, t0, err, errlen);
+	if (!rc && progress) {
+		char line[160];
+		snprintf(line, sizeof(line), "tpcc prepare: %llu table set(s) created with their items "
+			 "and indexes in %.0f s", (unsigned long long)o->tables,
+			 (double)(emu_now() - t0) / 1e9);
+		progress(line);
+	}
 	atomic_store(&finished, 0);
 	for (unsigned i = 0; i < n && !rc; i++) {
 		l[i].phase2 = true;
