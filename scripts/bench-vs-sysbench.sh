@@ -21,7 +21,8 @@
 # used. Without SYSBENCH_TPCC this part is skipped, saying so.
 #
 # Environment: TABLES (4), TABLE_SIZE (100000), TIME (10), REPEAT (2),
-# THREADS ("2 8 32"), WORKLOADS ("oltp_point_select oltp_read_write"),
+# THREADS ("2 8 32"), WORKLOADS ("oltp_point_select oltp_read_write"; empty
+# for TPC-C alone),
 # SYSBENCH_TPCC, TPCC_SCALE (2), TPCC_THREADS ("2 8"),
 # APPIO (./appio), BENCH_DIR, and KEEP=1 to leave the servers running.
 # Both tools share the two CPUs with the server here, so a client that uses
@@ -35,7 +36,7 @@ TABLE_SIZE=${TABLE_SIZE:-100000}
 TIME=${TIME:-10}
 REPEAT=${REPEAT:-2}
 THREADS=${THREADS:-"2 8 32"}
-WORKLOADS=${WORKLOADS:-"oltp_point_select oltp_read_write"}
+WORKLOADS=${WORKLOADS-"oltp_point_select oltp_read_write"}     # empty: TPC-C only
 SYSBENCH_TPCC=${SYSBENCH_TPCC:-}
 TPCC_SCALE=${TPCC_SCALE:-2}
 TPCC_THREADS=${TPCC_THREADS:-"2 8"}
@@ -71,11 +72,11 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]
 run_sysbench() {
 	local log="$WORK/sb.out"
 	if [ "$1" = tpcc ]; then
-		# its scripts find each other in the current folder
 		# shellcheck disable=SC2046
-		{ time (cd "$SYSBENCH_TPCC" && sysbench ./tpcc.lua $(sysbench_args "${CONN[@]}") \
-			--tables=1 --scale="$TPCC_SCALE" --threads="$2" --time="$TIME" \
-			--percentile=99 run) >"$log" 2>&1; } 2>"$WORK/sb.time" || { tail -n 5 "$log" >&2; return 1; }
+		{ time LUA_PATH="$SYSBENCH_TPCC/?.lua;;" sysbench "$SYSBENCH_TPCC/tpcc.lua" \
+			$(sysbench_args "${CONN[@]}") --tables=1 --scale="$TPCC_SCALE" --threads="$2" \
+			--time="$TIME" --percentile=99 run >"$log" 2>&1; } 2>"$WORK/sb.time" ||
+			{ tail -n 5 "$log" >&2; return 1; }
 	else
 		# shellcheck disable=SC2046
 		{ time sysbench "$1" $(sysbench_args "${CONN[@]}") \
@@ -131,8 +132,8 @@ bench_server() {
 	SERVERS+=("$dir")
 	# shellcheck disable=SC2206
 	CONN=($conn)
-	"$APPIO" db prepare oltp_read_write "${CONN[@]}" --tables "$TABLES" --table-size "$TABLE_SIZE" \
-		--threads "$TABLES" | sed "s/^/# $kind: /"
+	[ -z "$WORKLOADS" ] || "$APPIO" db prepare oltp_read_write "${CONN[@]}" --tables "$TABLES" \
+		--table-size "$TABLE_SIZE" --threads "$TABLES" | sed "s/^/# $kind: /"
 	local w t
 	for w in $WORKLOADS; do
 		for t in $THREADS; do
@@ -146,9 +147,9 @@ bench_server() {
 			bench_case "$kind" tpcc "$t"
 		done
 		# shellcheck disable=SC2046
-		(cd "$SYSBENCH_TPCC" && sysbench ./tpcc.lua $(sysbench_args "${CONN[@]}") --tables=1 \
-			--scale="$TPCC_SCALE" --threads=1 check) 2>&1 | grep -c "PASSED" |
-			sed "s|^|# $kind: sysbench-tpcc check after both tools' runs: PASSED lines: |"
+		LUA_PATH="$SYSBENCH_TPCC/?.lua;;" sysbench "$SYSBENCH_TPCC/tpcc.lua" $(sysbench_args "${CONN[@]}") \
+			--tables=1 --scale="$TPCC_SCALE" --threads=1 check 2>&1 | { grep -c "PASSED" || true; } |
+			sed "s|^|# $kind: sysbench-tpcc's check after both tools ran: PASSED lines (10 per warehouse): |"
 	fi
 	"$ROOT/scripts/db-stop.sh" "$dir" --remove >/dev/null 2>&1 || true
 	SERVERS=("${SERVERS[@]/$dir}")

@@ -15,13 +15,38 @@ DB=(--driver sqlite --sqlite-db "$T/tpcc.db" --sqlite-synchronous off)
 grep -q "^  tpcc .*sysbench-tpcc" "$T/list" && ok "appio list names the tpcc workload of db" ||
 	not_ok "appio list: $(grep -i tpcc "$T/list")"
 
-# the deliberate rollbacks, on a longer run before the round's cleanup: about
-# 1 % of New-Orders, and some (none in 800 has a chance of 0.99^800 = 0.03 %)
+# Ctrl-C while prepare loads the warehouse: exit 130 saying to clean up
+"$APPIO" db prepare tpcc "${DB[@]}" >"$T/prep.out" 2>"$T/prep.err" &
+pid=$!
+wait_for 60 grep -q "table set(s) created" "$T/prep.err" || not_ok "prepare made the table set in 60 s"
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] && grep -q "interrupted while loading warehouse 1.*appio db cleanup tpcc" "$T/prep.err" &&
+	ok "Ctrl-C during prepare exits 130, saying to run cleanup" ||
+	not_ok "Ctrl-C during prepare (exit $rc): $(tail -2 "$T/prep.err")"
+expect_exit 0 "cleanup after the interrupted prepare" -- "$APPIO" db cleanup tpcc "${DB[@]}"
+
+points_saved() { jq -e ".points | length == $2" "$1"; }
+
+# before the round's cleanup: the deliberate rollbacks on a longer run, about
+# 1 % of New-Orders, and some (none in 800 has a chance of 0.99^800 = 0.03 %);
+# Ctrl-C during the second point of a run
 tpcc_before_cleanup() {
 	"$APPIO" db run tpcc "${DB[@]}" --time 15 --json "$T/rb.json" >/dev/null 2>&1
 	jq_check "sqlite: rollbacks are 1 % of New-Orders, and some happen" "$T/rb.json" \
 		'.points[0].classes as $c | ($c.new_order.ops + $c.rollback.ops) as $n | $n >= 800 and
 		 $c.rollback.ops >= 1 and $c.rollback.ops <= 0.01 * $n + 5 * ((0.0099 * $n) | sqrt) + 2'
+	"$APPIO" db run tpcc "${DB[@]}" --threads 1,2 --time 3 --json "$T/int.json" >/dev/null 2>&1 &
+	local pid=$! rc
+	wait_for 60 points_saved "$T/int.json" 1 || not_ok "the run's first point ended in 60 s"
+	sleep 1
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq 130 ] && ok "Ctrl-C during a tpcc run exits 130" || not_ok "Ctrl-C during a tpcc run (exit $rc)"
+	jq_check "... keeping the finished point, the cut one partial" "$T/int.json" \
+		'.interrupted == true and .points[0].partial == false and .points[1].partial == true'
 }
 TPCC_TIME=5 tpcc_round sqlite "${DB[@]}"
 
