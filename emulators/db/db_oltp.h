@@ -1,6 +1,8 @@
 /*
  * db_oltp.h - SysBench 1.0's OLTP workloads against a real database: the
- * options, the workload table, the emulator "db", and prepare/cleanup.
+ * options, the workload table, the emulator "db", and prepare/cleanup. The
+ * emulator also runs TPC-C (--workload tpcc: db_tpcc.h) with the same
+ * options, connections and conventions.
  *
  * The core parses the command line into struct db_opts with db_opt_table
  * (beside its run options: --threads, --time, --ramp alias --warmup-time,
