@@ -1,5 +1,5 @@
-# tpcc-lib.sh - sourced by the TPC-C tests of 'appio db' (t0620 on SQLite,
-# t0630 on MariaDB and PostgreSQL): one backend's whole round of prepare,
+# tpcc-lib.sh - sourced by the TPC-C tests of 'appio db' (t0640 on SQLite,
+# t0650 on MariaDB and PostgreSQL): one backend's whole round of prepare,
 # check, run at 1 and 2 threads, the mix and the rollbacks, check again,
 # cleanup. Needs lib.sh sourced first. A test may define tpcc_after_prepare
 # (to look at the fresh tables) and tpcc_before_cleanup (to use them once more).
