@@ -93,7 +93,8 @@ static const struct opt_def nosql_opt_table[] = {
 	  .max = 1ULL << 50 },
 	{ "query-docs", OPT_UINT, O(query_docs), "4", "fragments a query reads", .max = 1000 },
 	{ "intervals", OPT_UINT, O(intervals), "24",
-	  "intervals the report cuts each point's series into (latency per class per interval)",
+	  "intervals each point's series is cut into: mean latency per class per interval, "
+	  "printed after the table, kept in the result and charted by the report",
 	  .min = 1, .max = 10000 },
 	OPT_END,
 };
@@ -636,4 +637,6 @@ const struct emu_ops emu_nosql = {
 	.step = nosql_step,
 	.bg_step = nosql_bg_step,
 	.teardown = nosql_teardown,
+	.point_end = nosql_point_end,
+	.summary = nosql_summary,
 };

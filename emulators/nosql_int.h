@@ -76,6 +76,7 @@ struct nosql_run {
 	uint32_t lbs;
 	uint64_t mean_doc;
 	double layout_s;
+	unsigned npoints;               /* points ended (nosql_point_end) */
 };
 
 static inline uint64_t nosql_round_up(uint64_t v, uint64_t unit)
@@ -125,5 +126,11 @@ int nosql_stand_save(struct emu_worker *w, struct forest *f);
  * 0, or -errno after emu_fail(). A stop mid-merge discards the output.
  */
 int nosql_stand_merge(struct emu_worker *w, struct forest *f);
+
+/* The per-interval latency split of a point into the result's info (emu_ops.point_end). */
+void nosql_point_end(struct emu_run *run, const struct point_result *p);
+
+/* The same split after the table, per point (emu_ops.summary). */
+void nosql_summary(const void *opts, const struct result *res, FILE *f);
 
 #endif

@@ -71,7 +71,8 @@ static const char *const map_names[] = { "error", "wrap", "scale", NULL };
 
 #define O(field) offsetof(struct replay_opts, field)
 static const struct opt_def replay_opt_table[] = {
-	{ "trace", OPT_STR, O(trace), NULL, "the trace to replay (a file; 'appio trace formats')" },
+	{ "trace", OPT_STR, O(trace), NULL, "the trace to replay: a file ('appio trace formats'), or "
+	  "the name of a bundled trace ('appio list')" },
 	{ "from", OPT_STR, O(from), NULL, "the trace's format (default: guessed from its start)" },
 	{ "timing", OPT_ENUM, O(timing), "trace",
 	  "trace: each I/O at its time in the trace; afap: as fast as possible at --qd; load: as "
@@ -90,8 +91,9 @@ static const struct opt_def replay_opt_table[] = {
 	{ "device-map", OPT_STRLIST, O(device_map), NULL,
 	  "SRC=PATH: replay the trace's device SRC (its name or index) on PATH, an existing file "
 	  "or device, instead of --target; repeatable" },
-	{ "spin", OPT_UINT, O(spin_us), "50",
-	  "microseconds before an I/O's time to stop sleeping and spin (costs a CPU, keeps time)",
+	{ "spin", OPT_UINT, O(spin_us), "1000",
+	  "microseconds before an I/O's time to stop sleeping and spin: waking from a sleep can "
+	  "take milliseconds on a virtual machine; less saves CPU and costs lag",
 	  .max = 1000000 },
 	{ "queue", OPT_BOOL, O(queue), NULL,
 	  "blkparse/blktrace: take requests at their Q (queued) event, not D (issued)" },
@@ -183,7 +185,7 @@ static void scan_rec(struct replay_run *rr, struct scan *sc, const struct trace_
 }
 
 /* One pass over the trace: devices, footprints, sizes, in flight; -EINVAL names the line. */
-static int scan_trace(const struct replay_opts *o, struct replay_run *rr, struct scan *sc,
+static int scan_trace(struct replay_run *rr, struct scan *sc,
 		      volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
 	struct trace_reader r;
@@ -192,7 +194,7 @@ static int scan_trace(const struct replay_opts *o, struct replay_run *rr, struct
 	int rc;
 
 	memset(&r, 0, sizeof(r));
-	if ((rc = trace_open(&r, o->trace, rr->fmt, &rr->topts)) != 0) {
+	if ((rc = trace_open(&r, rr->trace, rr->fmt, &rr->topts)) != 0) {
 		rc = bad(err, errlen, "--trace: %s", r.err);
 		goto out;
 	}
@@ -201,7 +203,7 @@ static int scan_trace(const struct replay_opts *o, struct replay_run *rr, struct
 		scan_rec(rr, sc, &rec, &dev_max);
 		if (!(n & 0xffff) && *stop) {
 			rc = -EINTR;
-			snprintf(err, errlen, "interrupted while reading the trace '%s'", o->trace);
+			snprintf(err, errlen, "interrupted while reading the trace '%s'", rr->trace);
 			goto out;
 		}
 	}
@@ -312,13 +314,14 @@ static int setup(struct emu_run *run, char *err, size_t errlen)
 	if (o->from && !(rr->fmt = trace_format_find(o->from)))
 		return bad(err, errlen, "--from: unknown trace format '%s' (see 'appio trace formats')",
 			   o->from);
+	rr->trace = trace_resolve(o->trace, rr->trace_buf, sizeof(rr->trace_buf));
 	rr->ops_mask = (unsigned)mask;
 	rr->topts.queue_events = o->queue;
 	rr->tgt[0] = *t;
-	if ((rc = scan_trace(o, rr, &sc, run->stop, err, errlen)) != 0)
+	if ((rc = scan_trace(rr, &sc, run->stop, err, errlen)) != 0)
 		return rc;
 	if (!sc.n)
-		return bad(err, errlen, "--trace: '%s' has no I/O to replay%s", o->trace,
+		return bad(err, errlen, "--trace: '%s' has no I/O to replay%s", rr->trace,
 			   mask != 15 ? " with these --ops" : "");
 	if ((rc = open_map(run, sc.writes, err, errlen)) != 0)
 		return rc;
@@ -335,7 +338,7 @@ static int setup(struct emu_run *run, char *err, size_t errlen)
 		return rc;
 	if (o->timing == REPLAY_LOAD && !rr->has_inflight)
 		return bad(err, errlen, "--timing load: '%s' tells neither in-flight counts nor "
-			   "completion times to count them from", o->trace);
+			   "completion times to count them from", rr->trace);
 	if (sc.max_len > MAX_BUFFERS)
 		return bad(err, errlen, "--trace: a %llu-byte read or write; appio replays transfers "
 			   "of up to %llu bytes", (unsigned long long)sc.max_len,
@@ -388,7 +391,7 @@ static void replay_info(struct emu_run *run)
 	const struct replay_run *rr = run->priv;
 	char buf[320];
 
-	snprintf(buf, sizeof(buf), "'%s' (%s), %u device(s), %llu I/Os per loop", o->trace,
+	snprintf(buf, sizeof(buf), "'%s' (%s), %u device(s), %llu I/Os per loop", rr->trace,
 		 rr->fmt ? rr->fmt->name : "?", rr->ndev, (unsigned long long)rr->ios_per_loop);
 	emu_info(run, "replay.trace", buf);
 	snprintf(buf, sizeof(buf), "%s, speed %g, %llu loop(s), map %s, align %llu, ops %s",
@@ -453,7 +456,7 @@ static void *feeder_main(void *arg)
 			}
 			loop_off += rr->period_ns;
 			kept = 0;
-			if ((rc = open_reader(rw, rr, o->trace)) != 0) {
+			if ((rc = open_reader(rw, rr, rr->trace)) != 0) {
 				replay_feed_finish(f, rc, rw->rd.err);
 				return NULL;
 			}
@@ -490,7 +493,7 @@ static int replay_worker_init(struct emu_worker *w)
 	replay_stats_free(rr->ws[w->id]);
 	rr->ws[w->id] = st;
 	rw->st = st;
-	if ((rc = open_reader(rw, rr, o->trace)) != 0) {
+	if ((rc = open_reader(rw, rr, rr->trace)) != 0) {
 		emu_fail(w, rc, "--trace: %s", rw->rd.err);
 		goto fail;
 	}

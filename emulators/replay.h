@@ -56,6 +56,8 @@ struct replay_stats {
 };
 
 struct replay_run {
+	const char *trace;                      /* the file: --trace, or the bundled trace it names */
+	char trace_buf[4096];
 	const struct trace_format *fmt;
 	struct trace_opts topts;
 	unsigned ops_mask;                      /* 1 << enum trace_op */
@@ -74,6 +76,18 @@ struct replay_run {
 	bool has_inflight;                      /* the trace tells in-flight counts */
 	struct replay_stats *ws[REPLAY_MAX_WORKERS];
 };
+
+/*
+ * The verdict on the first @nsec seconds of @m into @buf. A second is late
+ * when more than 1 % of the I/Os due in it were over 1 ms late. One late
+ * second between seconds that kept time is a stall (the replay fell behind
+ * for a moment and caught up); it could not keep up when two seconds in a row
+ * were late, or when a late second met the in-flight cap (@qd) or a feeder
+ * that fell behind. @timing is an enum replay_timing: only REPLAY_TRACE has a
+ * schedule to keep.
+ */
+void replay_verdict(const struct replay_stats *m, uint64_t nsec, int timing, unsigned qd,
+		    char *buf, size_t len);
 
 /* The accuracy of the point just ended into the result (emu_ops.point_end). */
 void replay_point_end(struct emu_run *run, const struct point_result *p);

@@ -10,10 +10,12 @@
  *    percent of the trace's mean;
  *  - issue lag (submission minus due time) percentiles, and the share of
  *    I/Os more than 1 ms late;
- *  - a verdict: "kept up", or "could not keep up from second N" when in
- *    second N (and none before) more than 1 % of the I/Os due were over 1 ms
- *    late, saying whether a worker had waited at the in-flight cap then, or
- *    for its feeder to read the trace (feed_waits), or neither.
+ *  - a verdict: a second is late when more than 1 % of the I/Os due in it
+ *    were over 1 ms late. "could not keep up from second N" at the first late
+ *    second followed by another, or in which a worker waited at the in-flight
+ *    cap or for its feeder to read the trace (feed_waits), saying which;
+ *    "kept up but for K stalled second(s)" when every late second stands
+ *    alone; "kept up" when none is late.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -77,20 +79,33 @@ static void info(struct emu_run *run, const char *prefix, const char *key, const
 	emu_info(run, k, val);
 }
 
-/* The verdict of @m into @buf. */
-static void verdict(const struct replay_stats *m, uint64_t nsec, int timing, unsigned qd,
+/* Second @s of @m is late: more than 1 % of the I/Os due in it were over 1 ms late. */
+static bool late_second(const struct replay_stats *m, uint64_t s)
+{
+	return m->late[s] && (uint64_t)m->late[s] * 100 > m->due[s];
+}
+
+void replay_verdict(const struct replay_stats *m, uint64_t nsec, int timing, unsigned qd,
 		    char *buf, size_t len)
 {
+	uint64_t stalls = 0, first_stall = 0;
+
 	if (timing != REPLAY_TRACE) {
 		snprintf(buf, len, "as fast as possible (no schedule to keep)%s",
 			 timing == REPLAY_LOAD ? " at the trace's in-flight counts" : "");
 		return;
 	}
 	for (uint64_t s = 0; s < nsec; s++) {
-		if (!m->late[s] || (uint64_t)m->late[s] * 100 <= m->due[s])
+		if (!late_second(m, s))
 			continue;
 		bool cap = m->capped[s] || (s && m->capped[s - 1]);
 		bool starved = m->starved[s] || (s && m->starved[s - 1]);
+		bool next = s + 1 < nsec && late_second(m, s + 1);
+		if (!cap && !starved && !next) {
+			if (!stalls++)
+				first_stall = s;
+			continue;
+		}
 		char why[96];
 		if (cap)
 			snprintf(why, sizeof(why), "the in-flight cap was reached: --qd %u%s", qd,
@@ -101,7 +116,12 @@ static void verdict(const struct replay_stats *m, uint64_t nsec, int timing, uns
 		snprintf(buf, len, "could not keep up from second %llu (%s)", (unsigned long long)s, why);
 		return;
 	}
-	snprintf(buf, len, "kept up");
+	if (stalls)
+		snprintf(buf, len, "kept up but for %llu stalled second(s), the first second %llu "
+			 "(late, then caught up)",
+			 (unsigned long long)stalls, (unsigned long long)first_stall);
+	else
+		snprintf(buf, len, "kept up");
 }
 
 void replay_point_end(struct emu_run *run, const struct point_result *p)
@@ -135,7 +155,7 @@ void replay_point_end(struct emu_run *run, const struct point_result *p)
 	double mae = nsec ? sum_err / (double)nsec : 0;
 	const struct cls_result *lag = point_class(p, "lag");
 
-	verdict(m, nsec, o->timing, p->pt.qd, buf, sizeof(buf));
+	replay_verdict(m, nsec, o->timing, p->pt.qd, buf, sizeof(buf));
 	char key[64];
 	snprintf(key, sizeof(key), "%sverdict", prefix);
 	emu_info(run, key, buf);
@@ -178,6 +198,48 @@ static double num(const struct result *res, const char *prefix, const char *key)
 	return v ? strtod(v, NULL) : 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Flushes are a database's commits (the log's fsync or FUA write): their
+ * latency as a DBA reads it, over the point and second by second: the
+ * median and the worst of the seconds' p99 of the response time (from when
+ * the trace issued the flush, so a slow drive that delays it counts).
+ */
+static void flush_summary(const struct point_result *p, FILE *f)
+{
+	const struct cls_result *svc = point_class(p, "flush"), *resp = point_class(p, "flush.response");
+	char a[32], b[32], c[32], d[32], e[32], g[32];
+	unsigned ci = 0, n = 0;
+
+	if (!svc || !svc->ops)
+		return;
+	fprintf(f, "  flushes (commits): %llu, service p50 %s, p99 %s", (unsigned long long)svc->ops,
+		fmt_ns((double)svc->lat.p50, a, sizeof(a)), fmt_ns((double)svc->lat.p99, b, sizeof(b)));
+	if (!resp || !resp->ops) {
+		fputc('\n', f);
+		return;
+	}
+	while (ci < p->ncls && &p->cls[ci] != resp)
+		ci++;
+	uint64_t *sec = xcalloc(p->nsec ? p->nsec : 1, sizeof(*sec));
+	for (unsigned s = 0; s < p->nsec; s++)
+		if (p->series[(size_t)s * p->ncls + ci].ops)
+			sec[n++] = p->series[(size_t)s * p->ncls + ci].p99_ns;
+	qsort(sec, n, sizeof(*sec), cmp_u64);
+	fprintf(f, "; response p50 %s, p99 %s", fmt_ns((double)resp->lat.p50, c, sizeof(c)),
+		fmt_ns((double)resp->lat.p99, d, sizeof(d)));
+	if (n)
+		fprintf(f, "; p99 per second: median %s, worst %s", fmt_ns((double)sec[n / 2], e, sizeof(e)),
+			fmt_ns((double)sec[n - 1], g, sizeof(g)));
+	fputc('\n', f);
+	free(sec);
+}
+
 void replay_summary(const void *opts, const struct result *res, FILE *f)
 {
 	char prefix[32], a[32], b[32], c[32], d[32];
@@ -205,5 +267,6 @@ void replay_summary(const void *opts, const struct result *res, FILE *f)
 				fmt_ns(num(res, prefix, "lag_p999_ns"), c, sizeof(c)),
 				fmt_ns(num(res, prefix, "lag_max_ns"), d, sizeof(d)),
 				num(res, prefix, "late_1ms_pct"));
+		flush_summary(&res->points[n - 1], f);
 	}
 }

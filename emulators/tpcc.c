@@ -37,8 +37,9 @@
  * No keying or think time unless --keying-think (clause 5.2.5).
  *
  * Reports: TPS of all transactions (class txn), each type's latency in its
- * own class, tpmC = classes.new_order.ops_per_s x 60 (rolled-back
- * New-Orders included, counted apart in no_rollbacks).
+ * own class (rolled-back New-Orders included, counted apart in
+ * no_rollbacks), and tpmC: committed New-Orders per minute, per point in the
+ * result's info (tpcc.tpmC, tpcc.2.tpmC ...) and after the table.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -46,6 +47,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "appio/result.h"
 #include "appio/xalloc.h"
 #include "dbmodel/dbm.h"
 #include "dbmodel/tpcc_mix.h"
@@ -92,6 +94,7 @@ struct tpcc_run {
 	pthread_mutex_t *wh;            /* warehouse rows */
 	_Atomic uint64_t hist;          /* history rows appended */
 	bool think;
+	unsigned npoints;               /* points ended, for their tpmC keys */
 };
 
 struct tpcc_worker {
@@ -490,6 +493,36 @@ static int tpcc_bg_step(struct emu_worker *w)
 	return dbm_bg_step(w, &r->db);
 }
 
+/* tpmC: committed New-Orders (the 1 % rolled back left out) per minute of the point. */
+static double tpmc(const struct point_result *p)
+{
+	uint64_t committed = p->counters[C_NEW_ORDERS] - p->counters[C_NO_ROLLBACKS];
+	return p->time_s > 0 ? (double)committed / p->time_s * 60 : 0;
+}
+
+static void tpcc_point_end(struct emu_run *run, const struct point_result *p)
+{
+	struct tpcc_run *r = run->priv;
+	char key[32], val[32];
+
+	if (++r->npoints > 1)
+		snprintf(key, sizeof(key), "tpcc.%u.tpmC", r->npoints);
+	else
+		snprintf(key, sizeof(key), "tpcc.tpmC");
+	snprintf(val, sizeof(val), "%.1f", tpmc(p));
+	emu_info(run, key, val);
+}
+
+static void tpcc_summary(const void *opts, const struct result *res, FILE *f)
+{
+	(void)opts;
+	fputs("tpmC (committed New-Orders per minute):", f);
+	for (unsigned i = 0; i < res->npoints; i++)
+		fprintf(f, "%s %.0f at %u thread%s", i ? "," : "", tpmc(&res->points[i]),
+			res->points[i].pt.threads, res->points[i].pt.threads == 1 ? "" : "s");
+	fputc('\n', f);
+}
+
 const struct emu_ops emu_tpcc = {
 	.name = "tpcc",
 	.desc = "TPC-C's five transactions as InnoDB/PostgreSQL would do their I/O; tpmC",
@@ -508,4 +541,6 @@ const struct emu_ops emu_tpcc = {
 	.step = tpcc_step,
 	.bg_step = tpcc_bg_step,
 	.teardown = tpcc_teardown,
+	.point_end = tpcc_point_end,
+	.summary = tpcc_summary,
 };

@@ -9,10 +9,11 @@
 set -euo pipefail
 
 build=(gcc make pkg-config libc6-dev libaio-dev liburing-dev libblkid-dev
-       libsqlite3-dev libpq-dev libmariadb-dev libjansson-dev gnuplot-nox)
+       libsqlite3-dev libpq-dev libmariadb-dev libjansson-dev gnuplot-nox zlib1g-dev
+       libtracefs-dev libtraceevent-dev)
 test=(fio jq e2fsprogs util-linux mount procps strace sysbench
       mariadb-server mariadb-client postgresql postgresql-client chromium sqlite3
-      clang libclang-rt-dev)
+      clang libclang-rt-dev groff-base smartmontools)
 
 want=("${build[@]}")
 case "${1:-}" in

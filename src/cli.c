@@ -103,6 +103,66 @@ int cli_finish(const struct result *res, int rc, const char *err,
 	return status;
 }
 
+
+const char cli_usage_text[] =
+	"appio list                       profiles, emulators, engines and their parts\n"
+	"appio run PROFILE [options]      run a profile or emulator (see --help)\n"
+	"appio PROFILE [options]          the same\n"
+	"appio EMULATOR ACTION [WORD] [options]\n"
+	"                                 an emulator's actions, e.g. 'appio db\n"
+	"                                 prepare|run|cleanup WORKLOAD' (real databases)\n"
+	"appio suite quick|review [options]\n"
+	"                                 a whole drive evaluation (see --help)\n"
+	"appio report RESULT.json... [-o report.html] [--label FILE=NAME]\n"
+	"                                 charts and rankings; text without -o\n"
+	"appio compare A.json B.json...   a table per test: figure, rank, % from best\n"
+	"appio trace info|convert|formats a block trace's figures; convert between formats\n"
+	"appio trace record --device D -o F  capture a device's block requests (root)\n"
+	"appio run --help                 options common to every run\n"
+	"appio run PROFILE --help         a profile's options and defaults\n"
+	"appio man                        this manual page in roff (make install installs it)\n"
+	"appio completion bash            a bash completion script\n";
+
+static const char *or_unknown(const char *s)
+{
+	return s ? s : "?";
+}
+
+void cli_trace_about(const char *path, char *what, size_t len)
+{
+	struct trace_reader r;
+
+	if (trace_open(&r, path, NULL, NULL)) {
+		snprintf(what, len, "(unreadable: %s)", r.err);
+		trace_close(&r);
+		return;
+	}
+	const struct trace_hdr *h = &r.hdr;
+	const char *wl = trace_hdr_meta_get(h, "run.workload"), *cmd = trace_hdr_meta_get(h, "capture.command");
+	const char *ver = trace_hdr_meta_get(h, "server.server_version"), *desc = trace_hdr_meta_get(h, "desc");
+	if (desc)
+		snprintf(what, len, "%s", desc);
+	else if (wl)
+		snprintf(what, len, "%s on %s %s, threads %s", wl,
+			 or_unknown(trace_hdr_meta_get(h, "run.driver")), ver ? ver : "",
+			 or_unknown(trace_hdr_meta_get(h, "run.threads")));
+	else if (cmd)
+		snprintf(what, len, "%s", cmd);
+	else
+		snprintf(what, len, "%s", h->source);
+	trace_close(&r);
+}
+
+/* A bundled trace's line in 'appio list'. */
+static void list_trace(void *arg, const char *name, const char *path)
+{
+	char what[200];
+	(void)arg;
+
+	cli_trace_about(path, what, sizeof(what));
+	printf("  %-22s %s\n", name, what);
+}
+
 int cmd_list(int argc, char **argv)
 {
 	(void)argv;
@@ -121,6 +181,9 @@ int cmd_list(int argc, char **argv)
 	puts("\ntrace formats (appio trace ... --from/--to NAME):");
 	for (const struct trace_format *const *f = trace_format_table; *f; f++)
 		printf("  %-16s %s\n", (*f)->name, (*f)->desc);
+	puts("\nbundled traces (appio run replay --trace NAME; appio trace info NAME):");
+	if (trace_bundled_each(list_trace, NULL) <= 0)
+		puts("  (none found: set APPIO_TRACES to the folder that holds them)");
 	/* what emulators bring of their own: database drivers, workloads... */
 	for (const struct emu_ops *const *e = emulator_table; *e; e++) {
 		for (const struct emu_list *l = (*e)->lists; l && l->title; l++) {

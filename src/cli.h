@@ -47,5 +47,14 @@ int cmd_suite(int argc, char **argv);       /* src/cmd_suite.c: appio suite quic
 int cmd_report(int argc, char **argv);      /* src/cmd_report.c: appio report RESULT.json... */
 int cmd_compare(int argc, char **argv);     /* src/cmd_report.c: appio compare A.json B.json... */
 int cmd_trace(int argc, char **argv);       /* src/cmd_trace.c: appio trace info|convert|formats */
+int cmd_trace_record(int argc, char **argv);/* src/cmd_record.c: appio trace record */
+int cmd_man(int argc, char **argv);         /* src/cmd_man.c: appio man (roff manual page) */
+int cmd_completion(int argc, char **argv);  /* src/cmd_man.c: appio completion bash */
+
+/* What a bundled trace at @path holds (what ran, from its header), in one line. */
+void cli_trace_about(const char *path, char *what, size_t len);
+
+/* The usage lines of 'appio --help' and of the manual's synopsis. */
+extern const char cli_usage_text[];
 
 #endif

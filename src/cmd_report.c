@@ -48,7 +48,29 @@ static bool same_file(const char *out, const char *in)
 	return !stat(out, &so) && !stat(in, &si) && so.st_dev == si.st_dev && so.st_ino == si.st_ino;
 }
 
-/* Load every file argument; -o FILE when @allow_out. Exits 2 on bad input. */
+/* --label FILE=NAME: name the drive of result FILE (as given on the command line). */
+static void set_label(struct docs *ds, const char *cmd, const char *arg)
+{
+	const char *eq = arg ? strrchr(arg, '=') : NULL;
+
+	if (!eq || eq == arg || !eq[1])
+		cli_usage_error("%s: --label: expected FILE=NAME, e.g. --label nvme1.json='PM9A3 3.84T'", cmd);
+	for (unsigned i = 0; i < ds->n; i++) {
+		if (strlen(ds->d[i].path) != (size_t)(eq - arg) || strncmp(ds->d[i].path, arg, (size_t)(eq - arg)))
+			continue;
+		free(ds->d[i].label);
+		ds->d[i].label = xstrdup(eq + 1);
+		ds->d[i].label_given = true;
+		return;
+	}
+	cli_usage_error("%s: --label: '%.*s' is not one of the results read (--label FILE=NAME)",
+			cmd, (int)(eq - arg), arg);
+}
+
+/*
+ * Load every file argument; -o FILE when @allow_out; --label FILE=NAME (after
+ * every file is read). Exits 2 on bad input.
+ */
 static void load(struct docs *ds, int argc, char **argv, bool allow_out, const char *usage)
 {
 	char err[600];
@@ -56,6 +78,10 @@ static void load(struct docs *ds, int argc, char **argv, bool allow_out, const c
 	memset(ds, 0, sizeof(*ds));
 	ds->d = xcalloc((size_t)argc, sizeof(*ds->d));
 	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--label")) {
+			i++;                    /* applied once every result is read */
+			continue;
+		}
 		if (allow_out && (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output"))) {
 			if (++i == argc)
 				cli_usage_error("%s: -o needs a file name (e.g. -o report.html)", argv[0]);
@@ -81,6 +107,9 @@ static void load(struct docs *ds, int argc, char **argv, bool allow_out, const c
 		if (argv[i] != ds->out && same_file(ds->out, argv[i]))
 			cli_usage_error("%s: -o '%s' is one of the results read; write the report to "
 					"another file", argv[0], ds->out);
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--label"))
+			set_label(ds, argv[0], ++i < argc ? argv[i] : NULL);
 	json_read_labels(ds->d, ds->n);
 	stop_if_interrupted(ds);
 	if (compare_check(ds->d, ds->n, err, sizeof(err)))
@@ -107,7 +136,8 @@ static void print_drives(const struct docs *ds, FILE *f)
 
 int cmd_report(int argc, char **argv)
 {
-	static const char usage[] = "usage: appio report RESULT.json [MORE.json ...] [-o report.html]";
+	static const char usage[] = "usage: appio report RESULT.json [MORE.json ...] [-o report.html] "
+		"[--label FILE=NAME ...]";
 	struct docs ds;
 	char err[600];
 	int status = 0;
@@ -136,7 +166,7 @@ int cmd_report(int argc, char **argv)
 
 int cmd_compare(int argc, char **argv)
 {
-	static const char usage[] = "usage: appio compare A.json B.json [MORE.json ...]";
+	static const char usage[] = "usage: appio compare A.json B.json [MORE.json ...] [--label FILE=NAME ...]";
 	struct docs ds;
 
 	load(&ds, argc, argv, false, usage);

@@ -1,7 +1,8 @@
 /*
  * cmd_trace.c - 'appio trace info FILE', 'appio trace convert IN -o OUT' and
  * 'appio trace formats': what a storage engineer asks of a trace first, and
- * moving a trace between formats, both in one streaming pass.
+ * moving a trace between formats, both in one streaming pass ('appio trace
+ * record' is src/cmd_record.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,7 +28,9 @@ static const char usage_text[] =
 	"usage: appio trace info FILE [--from FORMAT] [--queue] [--json]\n"
 	"       appio trace convert IN -o OUT [--from FORMAT] [--to FORMAT] [--queue]\n"
 	"       appio trace formats\n"
-	"FILE '-' is stdin, OUT '-' stdout. The input format is guessed from the content\n"
+	"       appio trace record (--device NAME | --path PATH) -o FILE [--time S] [-- COMMAND...]\n"
+	"FILE '-' is stdin, OUT '-' stdout, or the name of a bundled trace ('appio list').\n"
+	"The input format is guessed from the content (gzip-compressed files are read too)\n"
 	"unless --from gives it; --to defaults to appio, or fio for OUT ending in .iolog\n"
 	"and blkparse for OUT ending in .blkparse. --queue takes blkparse/blktrace\n"
 	"requests at their Q (queued) events instead of D (issued to the driver).";
@@ -83,8 +86,9 @@ static void parse_args(const char *cmd, int argc, char **argv, struct trace_args
 static void open_or_die(const char *cmd, struct trace_reader *r, const struct trace_args *a)
 {
 	char err[sizeof(r->err)];
+	static char bundled[4096];      /* lives as long as the reader's path */
 
-	if (trace_open(r, a->in, a->from, &a->opts)) {
+	if (trace_open(r, trace_resolve(a->in, bundled, sizeof(bundled)), a->from, &a->opts)) {
 		memcpy(err, r->err, sizeof(err));
 		trace_close(r);
 		cli_usage_error("trace %s: %s", cmd, err);
@@ -230,6 +234,8 @@ static void print_info(const struct trace_reader *r, const struct trace_stats *s
 	printf("trace:         %s (format %s)\nclock:         %s\n", r->hdr.source, r->fmt->name, r->hdr.clock);
 	if (r->hdr.note[0])
 		printf("note:          %s\n", r->hdr.note);
+	for (uint32_t i = 0; i < r->hdr.nmeta; i++)
+		printf("%-14s %s: %s\n", i ? "" : "made by:", r->hdr.meta[i].key, r->hdr.meta[i].val);
 	if (r->hdr.epoch_ns) {
 		time_t t = (time_t)(r->hdr.epoch_ns / 1000000000);
 		struct tm tm;
@@ -328,6 +334,14 @@ static void print_json(const struct trace_reader *r, const struct trace_stats *s
 	json_str(f, r->fmt->name);
 	fputs(",\n  \"note\": ", f);
 	json_str(f, r->hdr.note);
+	fputs(",\n  \"meta\": {", f);
+	for (uint32_t i = 0; i < r->hdr.nmeta; i++) {
+		fputs(i ? ", " : "", f);
+		json_str(f, r->hdr.meta[i].key);
+		fputs(": ", f);
+		json_str(f, r->hdr.meta[i].val);
+	}
+	fputs("}", f);
 	fprintf(f, ",\n  \"epoch_ns\": %llu,\n  \"duration_s\": ", (unsigned long long)r->hdr.epoch_ns);
 	json_num(f, dur);
 	fprintf(f, ",\n  \"ios\": %llu,\n  \"iops\": ", (unsigned long long)s->ios);
@@ -424,5 +438,7 @@ int cmd_trace(int argc, char **argv)
 		return cmd_convert(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "formats"))
 		return cmd_formats();
-	cli_usage_error("trace: unknown subcommand '%s' (info, convert or formats)", argv[1]);
+	if (!strcmp(argv[1], "record"))
+		return cmd_trace_record(argc - 1, argv + 1);
+	cli_usage_error("trace: unknown subcommand '%s' (info, convert, formats or record)", argv[1]);
 }

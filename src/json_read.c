@@ -407,18 +407,24 @@ static void read_run(struct reader *r)
 		   ? "database" : "application", d->root, NULL);
 }
 
+/* The file name of @path without ".json". */
+static char *file_label(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *l = xstrdup(base ? base + 1 : path);
+	size_t len = strlen(l);
+
+	if (len > 5 && !strcmp(l + len - 5, ".json"))
+		l[len - 5] = 0;
+	return l;
+}
+
 /* Label @d from its @path: the file's name without ".json". */
 static void name_doc(struct json_read_doc *d, const char *path)
 {
-	const char *base = strrchr(path, '/');
-	size_t len;
-
 	memset(d, 0, sizeof(*d));
 	d->path = xstrdup(path);
-	d->label = xstrdup(base ? base + 1 : path);
-	len = strlen(d->label);
-	if (len > 5 && !strcmp(d->label + len - 5, ".json"))
-		d->label[len - 5] = 0;
+	d->label = file_label(path);
 }
 
 /* Everything after parsing: is it a result appio reads, then its tests. */
@@ -498,24 +504,62 @@ void json_read_release(struct json_read_doc *d)
 	memset(d, 0, sizeof(*d));
 }
 
+/* What the drive of @d is called, from its target and host. */
+static char *drive_label(const struct json_read_doc *d)
+{
+	char model[128], dev[64], path[256], host[128], buf[400];
+
+	json_read_fact(d, "target", "model", model, sizeof(model));
+	json_read_fact(d, "target", "device", dev, sizeof(dev));
+	json_read_fact(d, "target", "path", path, sizeof(path));
+	json_read_fact(d, "host", "hostname", host, sizeof(host));
+	if (*model)
+		return xstrdup(model);
+	if (!*dev && !*path)
+		return file_label(d->path);
+	const char *base = strrchr(path, '/');
+	snprintf(buf, sizeof(buf), "%s%s%s", *dev ? dev : base ? base + 1 : path,
+		 *host ? " on " : "", host);
+	return xstrdup(buf);
+}
+
+static unsigned count_label(const struct json_read_doc *d, unsigned n, const char *label)
+{
+	unsigned c = 0;
+
+	for (unsigned k = 0; k < n; k++)
+		c += !strcmp(d[k].label, label);
+	return c;
+}
+
 void json_read_labels(struct json_read_doc *d, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
-		bool clash = false;
-		for (unsigned k = 0; k < n; k++)
-			clash |= k != i && !strcmp(d[i].label, d[k].label);
-		if (!clash)
+		if (d[i].label_given)
 			continue;
-		for (unsigned k = i; k < n; k++) {   /* every holder of the name takes its path */
-			if (k != i && strcmp(d[i].label, d[k].label))
+		free(d[i].label);
+		d[i].label = drive_label(&d[i]);
+	}
+	/* the same drive (or model) twice: the file names tell them apart, then the paths */
+	bool *clash = xcalloc(n ? n : 1, sizeof(*clash));
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned i = 0; i < n; i++)
+			clash[i] = !d[i].label_given && count_label(d, n, d[i].label) > 1;
+		for (unsigned i = 0; i < n; i++) {
+			if (!clash[i])
 				continue;
-			free(d[k].label);
-			d[k].label = xstrdup(d[k].path);
-			size_t len = strlen(d[k].label);
-			if (len > 5 && !strcmp(d[k].label + len - 5, ".json"))
-				d[k].label[len - 5] = 0;
+			char *extra = pass ? xstrdup(d[i].path) : file_label(d[i].path);
+			char *base = drive_label(&d[i]);
+			size_t len = strlen(base) + strlen(extra) + 4;
+			char *l = xmalloc(len);
+			snprintf(l, len, "%s (%s)", base, extra);
+			free(base);
+			free(extra);
+			free(d[i].label);
+			d[i].label = l;
 		}
 	}
+	free(clash);
 }
 
 const struct json_read_test *json_read_find(const struct json_read_doc *d, const char *name)

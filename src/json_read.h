@@ -56,7 +56,8 @@ struct json_read_test {
 };
 
 struct json_read_doc {
-	char *path, *label;             /* owned; label: the file's name without .json */
+	char *path, *label;             /* owned; label: what the drive is called (json_read_labels) */
+	bool label_given;               /* the user named it (--label): kept as given */
 	json_t *root;
 	const char *suite;              /* "quick", "review", or NULL for a single run */
 	bool interrupted, complete;
@@ -86,7 +87,12 @@ int json_read_loadb(struct json_read_doc *d, const char *name, const char *buf, 
 /* Free what @d owns. Safe on a zeroed doc. */
 void json_read_release(struct json_read_doc *d);
 
-/* Make labels unique: the file name, or the path when two file names clash. */
+/*
+ * Name the drive of each document that the user did not name: the target's
+ * model, or else its block device (or, with none, the target's file name)
+ * and the host, e.g. "vda on db1". Documents whose names clash take their
+ * file's name in parentheses after it, and then its path.
+ */
 void json_read_labels(struct json_read_doc *d, unsigned n);
 
 /* Test @name of @d, or NULL. */

@@ -43,21 +43,14 @@ static void scrub_secrets(int argc, char **argv)
 
 static void usage(FILE *f)
 {
-	fputs("appio " APPIO_VERSION " - application-level workload emulator for storage drives\n\n"
-	      "usage: appio list                       profiles, emulators, engines and their parts\n"
-	      "       appio run PROFILE [options]      run a profile or emulator (see --help)\n"
-	      "       appio PROFILE [options]          the same\n"
-	      "       appio EMULATOR ACTION [WORD] [options]\n"
-	      "                                        an emulator's actions, e.g. 'appio db\n"
-	      "                                        prepare|run|cleanup WORKLOAD' (real databases)\n"
-	      "       appio suite quick|review [options]\n"
-	      "                                        a whole drive evaluation (see --help)\n"
-	      "       appio report RESULT.json... [-o report.html]\n"
-	      "                                        charts and rankings; text without -o\n"
-	      "       appio compare A.json B.json...   a table per test: figure, rank, % from best\n"
-	      "       appio trace info|convert|formats a block trace's figures; convert between formats\n"
-	      "       appio run --help                 options common to every run\n"
-	      "       appio run PROFILE --help         a profile's options and defaults\n", f);
+	fputs("appio " APPIO_VERSION " - application-level workload emulator for storage drives\n\n", f);
+	/* the same lines, the first with "usage: " and the rest indented under it */
+	const char *line = cli_usage_text;
+	for (bool first = true; *line; first = false) {
+		const char *nl = strchr(line, '\n');
+		fprintf(f, "%s%.*s\n", first ? "usage: " : "       ", (int)(nl - line), line);
+		line = nl + 1;
+	}
 }
 
 int main(int argc, char **argv)
@@ -89,6 +82,10 @@ int main(int argc, char **argv)
 		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "trace"))
 		return cmd_trace(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "man"))
+		return cmd_man(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "completion"))
+		return cmd_completion(argc - 1, argv + 1);
 	if (emulator_find(argv[1]) && emulator_find(argv[1])->actions)
 		return cmd_action(argc - 1, argv + 1);  /* "appio db prepare oltp_read_write ..." */
 	if (emu_preset_find(argv[1]) || emulator_find(argv[1]))

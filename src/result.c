@@ -244,6 +244,46 @@ static void json_point(FILE *f, const struct point_result *p)
 	fputc('}', f);
 }
 
+static void json_count(FILE *f, const char *key, int64_t v)
+{
+	fprintf(f, ", \"%s\": ", key);
+	if (v < 0)
+		fputs("null", f);
+	else
+		fprintf(f, "%lld", (long long)v);
+}
+
+static void json_health_one(FILE *f, const char *key, const struct health *h)
+{
+	fprintf(f, "\"%s\": {\"available\": %s", key, h->valid ? "true" : "false");
+	if (!h->valid) {
+		fputs(", \"why\": ", f);
+		json_str(f, h->why);
+		fputc('}', f);
+		return;
+	}
+	fputs(", \"protocol\": ", f);
+	json_str(f, h->protocol);
+	fputs(", \"model\": ", f);
+	json_str(f, h->model);
+	json_count(f, "data_read_bytes", h->data_read_bytes);
+	json_count(f, "data_written_bytes", h->data_written_bytes);
+	json_count(f, "media_errors", h->media_errors);
+	json_count(f, "percentage_used", h->percentage_used);
+	json_count(f, "temperature_c", h->temperature_c);
+	json_count(f, "power_on_hours", h->power_on_hours);
+	fputc('}', f);
+}
+
+static void json_health(FILE *f, const struct result *r)
+{
+	fputs("  \"health\": {", f);
+	json_health_one(f, "before", &r->health[0]);
+	fputs(", ", f);
+	json_health_one(f, "after", &r->health[1]);
+	fputs("},\n", f);
+}
+
 static void json_document(FILE *f, const struct result *r)
 {
 	fprintf(f, "{\n  \"appio_version\": \"%s\",\n  \"format_version\": %d,\n",
@@ -264,7 +304,10 @@ static void json_document(FILE *f, const struct result *r)
 	json_str(f, r->engine);
 	fputs(", \"options\": ", f);
 	json_kv_object(f, r->opts, r->nopts);
-	fputs("},\n  \"info\": ", f);
+	fputs("},\n", f);
+	if (r->has_health)
+		json_health(f, r);
+	fputs("  \"info\": ", f);
 	json_kv_object(f, r->info, r->ninfo);
 	fputs(",\n  \"points\": [\n", f);
 	for (unsigned i = 0; i < r->npoints; i++) {
@@ -384,13 +427,26 @@ static const struct cls_result *headline(const struct point_result *p)
 	return c ? c : &p->cls[0];
 }
 
+/*
+ * MB/s of a row. A transaction or a loop carries no bytes of its own, so
+ * such a row shows what the drive moved (reads + writes from its counters,
+ * other I/O on it included); *@dev says so.
+ */
+static double row_mb_per_s(const struct point_result *p, const struct cls_result *h, bool *dev)
+{
+	if (h->bytes || !p->headline || !p->dev.valid || p->time_s <= 0)
+		return h->mb_per_s;
+	*dev = true;
+	return (double)(p->dev.read_bytes + p->dev.write_bytes) / p->time_s / 1e6;
+}
+
 void result_print_table(const struct result *r, FILE *f)
 {
 	if (!r->npoints)
 		return;
 	const struct point_result *p0 = &r->points[0];
 	bool tx = p0->headline != NULL;
-	bool sweep = p0->pt.write_pct >= 0;
+	bool sweep = p0->pt.write_pct >= 0, dev_mbps = false;
 	char a[32], b[32], c[32], d[32], e[32];
 
 	fprintf(f, "%-8s %4s %4s%s %12s %10s %10s %10s %10s %10s %10s\n", "threads",
@@ -405,11 +461,14 @@ void result_print_table(const struct result *r, FILE *f)
 		fprintf(f, "%-8u %4s %4s", p->pt.threads, qd, p->partial ? "(p)" : "");
 		if (sweep)
 			fprintf(f, " %6d", p->pt.write_pct);
-		fprintf(f, " %12.0f %10.1f %10s %10s %10s %10s %10s\n", h->ops_per_s, h->mb_per_s,
+		fprintf(f, " %12.0f %10.1f %10s %10s %10s %10s %10s\n", h->ops_per_s,
+			row_mb_per_s(p, h, &dev_mbps),
 			fmt_ns(h->lat.mean, a, sizeof(a)), fmt_ns((double)h->lat.p50, b, sizeof(b)),
 			fmt_ns((double)h->lat.p99, c, sizeof(c)), fmt_ns((double)h->lat.max, d, sizeof(d)),
 			fmt_ns(h->lat.stddev, e, sizeof(e)));
 	}
+	if (dev_mbps)
+		fprintf(f, "MB/s: what the drive read and wrote during the point (its own counters)\n");
 	if (r->interrupted)
 		fputs("(p) partial: interrupted before the point's time was up\n", f);
 }

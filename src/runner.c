@@ -415,6 +415,14 @@ int runner_run(const struct run_config *cfg, struct result *res, char *err, size
 		if (rc)
 			break;
 	}
+	if (emu->finish) {
+		char ferr[512] = "";
+		int frc = emu->finish(&er, ferr, sizeof(ferr));
+		if (frc && !rc) {
+			snprintf(err, errlen, "%s", ferr);
+			rc = frc;
+		}
+	}
 	if (emu->teardown)
 		emu->teardown(&er);
 out:

@@ -1,13 +1,14 @@
 /*
- * fmt_appio.c - appio's own trace format, version 1: a text file that keeps
- * every field of struct trace_rec and the header of struct trace_hdr.
+ * fmt_appio.c - appio's own trace format, versions 1 and 2: a text file that
+ * keeps every field of struct trace_rec and the header of struct trace_hdr.
  *
- *   appio-trace 1
+ *   appio-trace 2
  *   source blkparse 'sda.txt'            free text
  *   clock since boot                     free text: the source's clock
  *   sector-size 512                      bytes
  *   epoch-ns 1577808144000853000         Unix time of issue 0, when known
  *   note ...                             a caveat, when there is one
+ *   meta run.workload oltp_read_write    version 2: how the trace was made, KEY VALUE
  *   device 0 8,0                         ids 0, 1, 2... in order, before first use
  *   0 120956 W S 0 1749528576 4096 1 697
  *
@@ -17,7 +18,8 @@
  * any of P (preflush) U (FUA) S (sync) M (metadata) A (read-ahead) Y
  * (datasync). Lines starting with '#' are comments. 'device' lines may also
  * come between records (a converter learns devices as it goes); the other
- * header lines only before the first record.
+ * header lines only before the first record. Version 2 adds the 'meta' lines;
+ * a trace without any is written as version 1, which older readers know.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -27,7 +29,7 @@
 #include "text.h"
 
 #define MAGIC "appio-trace "
-#define VERSION 1
+#define VERSION 2                       /* the newest this reader knows */
 
 static const char flag_letters[] = "PUSMAY";       /* bit i of trace_flags */
 static const uint16_t flag_bits[] = { TRACE_F_PREFLUSH, TRACE_F_FUA, TRACE_F_SYNC,
@@ -35,6 +37,7 @@ static const uint16_t flag_bits[] = { TRACE_F_PREFLUSH, TRACE_F_FUA, TRACE_F_SYN
 
 struct appio_priv {
 	int pending;                    /* r->buf holds a record line open() read ahead */
+	int version;
 };
 
 static int appio_probe(const char *buf, size_t len)
@@ -56,9 +59,25 @@ static int device_line(struct trace_reader *r, char *arg)
 	return trace_dev(r, text_trim(f[1]), &got);
 }
 
+static int meta_line(struct trace_reader *r, char *arg)
+{
+	char *sp = strchr(arg, ' ');
+
+	if (!sp || sp == arg)
+		return trace_bad(r, "expected 'meta KEY VALUE', got 'meta %.40s'", arg);
+	*sp = 0;
+	if (strlen(arg) >= sizeof(r->hdr.meta[0].key))
+		return trace_bad(r, "expected a meta key of at most %zu bytes, got '%.40s'",
+				 sizeof(r->hdr.meta[0].key) - 1, arg);
+	if (trace_hdr_meta(&r->hdr, arg, text_trim(sp + 1)))
+		return trace_bad(r, "more than %d meta lines", TRACE_META_MAX);
+	return 0;
+}
+
 /* A header line "KEY VALUE"; record lines are handled by the caller. */
 static int header_line(struct trace_reader *r, char *line)
 {
+	struct appio_priv *p = r->priv;
 	char *sp = strchr(line, ' ');
 	char *val = sp ? text_trim(sp + 1) : "";
 	uint64_t v;
@@ -77,9 +96,12 @@ static int header_line(struct trace_reader *r, char *line)
 		r->hdr.sector_size = (uint32_t)v;
 	else if (!strcmp(line, "epoch-ns") && !text_u64(val, &v))
 		r->hdr.epoch_ns = v;
+	else if (!strcmp(line, "meta") && p->version >= 2)
+		return meta_line(r, val);
 	else
 		return trace_bad(r, "expected a header line (source, clock, note, sector-size N, "
-				 "epoch-ns N, device ID NAME) or a record, got '%.40s'", line);
+				 "epoch-ns N, %sdevice ID NAME) or a record, got '%.40s'",
+				 p->version >= 2 ? "meta KEY VALUE, " : "", line);
 	return 0;
 }
 
@@ -93,10 +115,11 @@ static int appio_open(struct trace_reader *r)
 		return (int)n;
 	if (n < 0 || strncmp(r->buf, MAGIC, sizeof(MAGIC) - 1) ||
 	    text_u64(r->buf + sizeof(MAGIC) - 1, &ver))
-		return trace_bad(r, "expected 'appio-trace 1' as the first line");
-	if (ver != VERSION)
+		return trace_bad(r, "expected 'appio-trace VERSION' as the first line");
+	if (ver < 1 || ver > VERSION)
 		return trace_bad(r, "this is version %" PRIu64 " of appio's format; this appio reads "
-				 "version %d", ver, VERSION);
+				 "versions 1 to %d", ver, VERSION);
+	p->version = (int)ver;
 	snprintf(r->hdr.clock, sizeof(r->hdr.clock), "ns from the first issue");
 	while ((n = trace_getline(r)) >= 0) {
 		if (!n || r->buf[0] == '#')
@@ -211,7 +234,7 @@ static int appio_wopen(struct trace_writer *w)
 	const struct trace_hdr *h = w->hdr;
 
 	fprintf(w->f, MAGIC "%d\n# fields: issue_ns complete_ns op flags dev offset length inflight pid\n",
-		VERSION);
+		h->nmeta ? VERSION : 1);
 	if (h->source[0])
 		fprintf(w->f, "source %s\n", h->source);
 	if (h->clock[0])
@@ -221,6 +244,8 @@ static int appio_wopen(struct trace_writer *w)
 	fprintf(w->f, "sector-size %u\n", h->sector_size ? h->sector_size : 512);
 	if (h->epoch_ns)
 		fprintf(w->f, "epoch-ns %" PRIu64 "\n", h->epoch_ns);
+	for (uint32_t i = 0; i < h->nmeta; i++)
+		fprintf(w->f, "meta %s %s\n", h->meta[i].key, h->meta[i].val);
 	return 0;
 }
 
@@ -258,7 +283,7 @@ static int appio_write(struct trace_writer *w, const struct trace_rec *rec)
 
 const struct trace_format trace_fmt_appio = {
 	.name = "appio",
-	.desc = "appio's own text format, version 1: every field, times in ns",
+	.desc = "appio's own text format, versions 1 and 2: every field, times in ns",
 	.priv_size = sizeof(struct appio_priv),
 	.wpriv_size = sizeof(struct appio_wpriv),
 	.probe = appio_probe,

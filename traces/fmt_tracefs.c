@@ -22,6 +22,7 @@
 
 #define ISSUE " block_rq_issue: "
 #define COMPLETE " block_rq_complete: "
+#define FLUSH_KEY UINT64_MAX            /* the pairing table's sector for every flush */
 
 struct tracefs_priv {
 	struct pair pair;
@@ -99,25 +100,30 @@ static int tracefs_event(struct trace_reader *r, char *ev, int issue)
 	n = text_split(ev + strlen(issue ? ISSUE : COMPLETE), ' ', f, 32);
 	for (k = 2; k < n - 1 && strcmp(f[k], "+"); k++)
 		;
-	if (n < 4 || k >= n - 1 || text_u64(f[k - 1], &sector) || text_u64(f[k + 1], &count))
+	if (n < 4 || k >= n - 1)
+		return trace_bad(r, "expected 'MAJ,MIN RWBS ... SECTOR + SECTORS ...' after the event name");
+	rc = trace_rwbs_parse(f[1], &rec.op, &rec.flags);
+	if (rc == -1)
+		return 0;
+	if (rc)
+		return trace_bad(r, "expected RWBS letters (e.g. R, WS, FWFS, D), got '%.30s'", f[1]);
+	/* a flush has no sector (0 at issue, 2^64 - 1 at completion): flushes pair among themselves */
+	if (rec.op == TRACE_OP_FLUSH)
+		sector = count = 0;
+	else if (text_u64(f[k - 1], &sector) || text_u64(f[k + 1], &count))
 		return trace_bad(r, "expected 'MAJ,MIN RWBS ... SECTOR + SECTORS ...' after the event name");
 	if (sector > UINT64_MAX / 512 || count > UINT64_MAX / 512)
 		return trace_bad(r, "expected SECTOR and SECTORS below 2^55 (512-byte sectors)");
 	if ((rc = trace_dev(r, f[0], &rec.dev)))
 		return rc;
 	if (!issue) {
-		pair_complete(&p->pair, rec.dev, sector, t, &r->hdr.devs);
+		pair_complete(&p->pair, rec.dev, rec.op == TRACE_OP_FLUSH ? FLUSH_KEY : sector, t, &r->hdr.devs);
 		return 0;
 	}
-	rc = trace_rwbs_parse(f[1], &rec.op, &rec.flags);
-	if (rc == -1)
-		return 0;
-	if (rc)
-		return trace_bad(r, "expected RWBS letters (e.g. R, WS, FWFS, D), got '%.30s'", f[1]);
 	rec.issue_ns = t;
 	rec.offset = sector * 512;
 	rec.length = count * 512;
-	if (pair_issue(&p->pair, &rec, sector, &r->hdr.devs) == -ENOSPC)
+	if (pair_issue(&p->pair, &rec, rec.op == TRACE_OP_FLUSH ? FLUSH_KEY : sector, &r->hdr.devs) == -ENOSPC)
 		return trace_bad(r, "more than %d requests in flight (completion events missing?)",
 				 TRACE_INFLIGHT_MAX);
 	return 0;

@@ -16,6 +16,7 @@ int pair_init(struct pair *p, uint32_t cap)
 {
 	p->cap = cap;
 	p->head = p->n = 0;
+	p->dups = false;
 	for (p->nb = 2; p->nb < 2 * cap; p->nb *= 2)
 		;
 	p->s = calloc(cap, sizeof(*p->s));
@@ -55,7 +56,7 @@ static uint32_t *find(struct pair *p, uint32_t dev, uint64_t sector)
 
 int pair_issue(struct pair *p, struct trace_rec *rec, uint64_t sector, struct trace_devs *ds)
 {
-	if (find(p, rec->dev, sector))
+	if (!p->dups && find(p, rec->dev, sector))
 		return 1;
 	if (p->n == p->cap)
 		return -ENOSPC;
@@ -97,8 +98,25 @@ int pair_complete(struct pair *p, uint32_t dev, uint64_t sector, uint64_t t_ns,
 	return 1;
 }
 
+int pair_cancel(struct pair *p, uint32_t dev, uint64_t sector, struct trace_devs *ds)
+{
+	uint32_t *link = find(p, dev, sector);
+
+	if (!link)
+		return 0;
+	struct pair_slot *s = &p->s[*link - 1];
+	finish(p, link, ds);
+	s->state = 3;
+	return 1;
+}
+
 int pair_pop(struct pair *p, struct trace_rec *out, int drain, struct trace_devs *ds)
 {
+	while (p->n && p->s[p->head].state == 3) {
+		p->s[p->head].state = 0;
+		p->head = (p->head + 1) % p->cap;
+		p->n--;
+	}
 	if (!p->n)
 		return 1;
 	struct pair_slot *s = &p->s[p->head];

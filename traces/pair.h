@@ -14,16 +14,25 @@
 #ifndef APPIO_TRACES_PAIR_H
 #define APPIO_TRACES_PAIR_H
 
+#include <stdbool.h>
+
 #include "appio/trace.h"
 
 struct pair_slot {
 	struct trace_rec rec;
 	uint64_t sector;
 	uint32_t next;                  /* hash chain: slot index + 1, 0 ends */
-	uint8_t state;                  /* 0 free, 1 waiting for completion, 2 done */
+	uint8_t state;                  /* 0 free, 1 waiting for completion, 2 done, 3 requeued */
 };
 
 struct pair {
+	/*
+	 * A second issue of a waiting (device, sector) is a request of its own
+	 * (two reads of one block in flight), and completions go to the oldest;
+	 * for sources that report requeues apart (pair_cancel). Off (the
+	 * default): such an issue is taken for a requeue and ignored.
+	 */
+	bool dups;
 	struct pair_slot *s;
 	uint32_t cap, head, n;          /* ring of issued requests, oldest at head */
 	uint32_t *bucket;               /* nb chains of slot index + 1 */
@@ -48,6 +57,12 @@ int pair_issue(struct pair *p, struct trace_rec *rec, uint64_t sector, struct tr
  */
 int pair_complete(struct pair *p, uint32_t dev, uint64_t sector, uint64_t t_ns,
 		  struct trace_devs *ds);
+
+/*
+ * The oldest waiting request on @dev at @sector was requeued: it is dropped,
+ * its issue to come again. 1 if one was waiting, 0 if none.
+ */
+int pair_cancel(struct pair *p, uint32_t dev, uint64_t sector, struct trace_devs *ds);
 
 /*
  * The oldest request into @out if it has completed, or whatever its state

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "appio/trace.h"
+#include "gz.h"
 #include "tq.h"
 
 #define PEEK_BYTES 4096
@@ -44,6 +45,31 @@ const char *trace_op_name(unsigned op)
 {
 	static const char *const names[TRACE_OP_NR] = { "read", "write", "flush", "discard" };
 	return op < TRACE_OP_NR ? names[op] : "?";
+}
+
+int trace_hdr_meta(struct trace_hdr *h, const char *key, const char *val)
+{
+	char k[sizeof(h->meta[0].key)];
+	uint32_t i;
+
+	snprintf(k, sizeof(k), "%.*s", (int)strcspn(key, " \t\r\n"), key);
+	for (i = 0; i < h->nmeta && strcmp(h->meta[i].key, k); i++)
+		;
+	if (i == TRACE_META_MAX)
+		return -ENOSPC;
+	if (i == h->nmeta)
+		h->nmeta++;
+	memcpy(h->meta[i].key, k, sizeof(k));
+	snprintf(h->meta[i].val, sizeof(h->meta[i].val), "%.*s", (int)strcspn(val, "\r\n"), val);
+	return 0;
+}
+
+const char *trace_hdr_meta_get(const struct trace_hdr *h, const char *key)
+{
+	for (uint32_t i = 0; i < h->nmeta; i++)
+		if (!strcmp(h->meta[i].key, key))
+			return h->meta[i].val;
+	return NULL;
 }
 
 void trace_rec_init(struct trace_rec *rec)
@@ -83,9 +109,33 @@ static int peek_close(void *cookie)
 	return rc;
 }
 
+/* A FILE that reads the @n bytes at @buf again and then the rest of @f; owns @f. */
+static FILE *wrap_peek(FILE *f, const char *buf, size_t n)
+{
+	cookie_io_functions_t io = { .read = peek_read, .close = peek_close };
+	struct peek *p = malloc(sizeof(*p));
+	FILE *w = NULL;
+
+	if (p) {
+		p->under = f;
+		memcpy(p->buf, buf, n);
+		p->len = n;
+		p->pos = 0;
+		w = fopencookie(p, "r", io);
+	}
+	if (!w) {
+		free(p);
+		if (f != stdin)
+			fclose(f);
+	}
+	return w;
+}
+
 /*
  * Open @path and read its first bytes into @buf; r->f then reads from byte 0.
- * Regular files are rewound, pipes wrapped. Returns the byte count or -errno.
+ * Regular files are rewound, pipes wrapped; a gzip file is read through
+ * zlib and @buf holds its first decompressed bytes. Returns the byte count
+ * or -errno.
  */
 static long open_peek(struct trace_reader *r, char *buf, int *seekable)
 {
@@ -99,24 +149,27 @@ static long open_peek(struct trace_reader *r, char *buf, int *seekable)
 	}
 	size_t n = fread(buf, 1, PEEK_BYTES, f);
 	*seekable = !fstat(fileno(f), &st) && S_ISREG(st.st_mode);
-	if (*seekable && !fseeko(f, 0, SEEK_SET)) {
+	int rewound = *seekable && !fseeko(f, 0, SEEK_SET);
+	if (rewound && !gz_magic(buf, n)) {
 		r->f = f;
 		return (long)n;
 	}
 	*seekable = 0;
-	struct peek *p = malloc(sizeof(*p));
-	cookie_io_functions_t io = { .read = peek_read, .close = peek_close };
-	if (p) {
-		p->under = f;
-		memcpy(p->buf, buf, n);
-		p->len = n;
-		p->pos = 0;
-		r->f = fopencookie(p, "r", io);
+	r->f = rewound ? f : wrap_peek(f, buf, n);
+	if (r->f && gz_magic(buf, n)) {
+		FILE *g = gz_open(r->f);
+		if (!g)
+			fclose(r->f);
+		n = g ? fread(buf, 1, PEEK_BYTES, g) : 0;
+		if (g && ferror(g)) {
+			fclose(g);
+			r->f = NULL;
+			snprintf(r->err, sizeof(r->err), "'%s': a broken gzip stream at its start", r->path);
+			return -EINVAL;
+		}
+		r->f = g ? wrap_peek(g, buf, n) : NULL;
 	}
-	if (!p || !r->f) {
-		free(p);
-		if (f != stdin)
-			fclose(f);
+	if (!r->f) {
 		snprintf(r->err, sizeof(r->err), "cannot read '%s': out of memory", r->path);
 		return -ENOMEM;
 	}
@@ -153,7 +206,8 @@ int trace_open(struct trace_reader *r, const char *path, const struct trace_form
 		return -EINVAL;
 	}
 	if ((fmt->flags & TRACE_FMT_SEEK) && !seekable) {
-		snprintf(r->err, sizeof(r->err), "'%s': a %s trace must be a regular file, not a pipe",
+		snprintf(r->err, sizeof(r->err), "'%s': a %s trace must be a regular file, not a pipe "
+			 "or compressed",
 			 path, fmt->name);
 		return -EINVAL;
 	}
@@ -296,8 +350,12 @@ int trace_writer_close(struct trace_writer *w)
 
 long trace_getline(struct trace_reader *r)
 {
-	if (!fgets(r->buf, (int)r->cap, r->f))
+	if (!fgets(r->buf, (int)r->cap, r->f)) {
+		/* a compressed trace that breaks off mid-stream is an error, not its end */
+		if (ferror(r->f))
+			return trace_bad(r, "cannot read further: %s", strerror(errno ? errno : EIO));
 		return -1;
+	}
 	r->line++;
 	size_t n = strlen(r->buf);
 	if (n == r->cap - 1 && r->buf[n - 1] != '\n')

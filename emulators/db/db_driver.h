@@ -215,6 +215,13 @@ struct db_driver {
 	 * behaviour through @add. Returns 0 or an error as above.
 	 */
 	int (*info)(struct db_conn *c, db_info_fn add, void *arg);
+
+	/*
+	 * Optional (servers): the server's data directory, as the server names
+	 * it, into @buf of @len bytes. Returns 0 or an error as above (a user
+	 * not allowed to ask: DB_FATAL with the server's message).
+	 */
+	int (*datadir)(struct db_conn *c, char *buf, size_t len);
 };
 
 /* The drivers, each defined in db_<name>.c when its library was found. */

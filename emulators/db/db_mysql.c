@@ -342,6 +342,21 @@ static int my_info(struct db_conn *dc, db_info_fn add, void *arg)
 	return 0;
 }
 
+static int my_datadir(struct db_conn *dc, char *buf, size_t len)
+{
+	struct my_conn *c = my_of(dc);
+
+	if (mysql_query(c->m, "SELECT @@datadir"))
+		return conn_fail(c);
+	MYSQL_RES *res = mysql_store_result(c->m);
+	if (!res)
+		return conn_fail(c);
+	MYSQL_ROW row = mysql_fetch_row(res);
+	snprintf(buf, len, "%s", row && row[0] ? row[0] : "");
+	mysql_free_result(res);
+	return 0;
+}
+
 /* sysbench-tpcc's MySQL schema and sessions: foreign key checks off in every session. */
 static const struct db_dialect my_dialect = {
 	.tinyint = "tinyint",
@@ -370,6 +385,7 @@ const struct db_driver db_mysql_driver = {
 	.create_table = my_create_table,
 	.load = my_load,
 	.info = my_info,
+	.datadir = my_datadir,
 };
 
 #endif /* HAVE_MYSQL */

@@ -32,6 +32,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "appio/result.h"
+#include "appio/trace_record.h"
 #include "appio/xalloc.h"
 #include "db_oltp.h"
 #include "db_tpcc.h"
@@ -93,6 +95,8 @@ struct oltp_run {
 	unsigned stmts_per_txn;         /* statements in one transaction, BEGIN/COMMIT included */
 	unsigned nplan;
 	struct { unsigned group, count; } plan[16];
+	struct trace_record *capture;   /* --capture, while the run lasts */
+	char capture_threads[64];       /* the points' thread counts so far */
 };
 
 /* A worker's connection and its statements (tables x ST_N, NULL when unused). */
@@ -319,7 +323,26 @@ static int oltp_setup(struct emu_run *run, char *err, size_t errlen)
 	run->headline = "txn";
 	run->writes = false;            /* nothing goes to a target: the server writes */
 	run->max_io = 0;
-	return 0;
+	/* last: nothing after it can fail, so finish() always stops what started */
+	return o->capture ? db_capture_start(run, &r->capture, err, errlen) : 0;
+}
+
+static void oltp_point_end(struct emu_run *run, const struct point_result *p)
+{
+	struct oltp_run *r = run->priv;
+
+	if (r->capture)
+		db_capture_point(r->capture, p->pt.threads, r->capture_threads, sizeof(r->capture_threads));
+}
+
+static int oltp_finish(struct emu_run *run, char *err, size_t errlen)
+{
+	struct oltp_run *r = run->priv;
+	int rc = r->capture ? db_capture_finish(run, r->capture, err, errlen) : 0;
+
+	trace_record_free(r->capture);
+	r->capture = NULL;
+	return rc;
 }
 
 /* Prepare every statement the plan uses, for every table. */
@@ -510,6 +533,18 @@ static void db_worker_fini(struct emu_worker *w)
 		oltp_worker_fini(w);
 }
 
+/* --capture is the OLTP workloads' (tpcc's setup refuses it) */
+static void db_point_end(struct emu_run *run, const struct point_result *p)
+{
+	if (!db_is_tpcc(run->opts))
+		oltp_point_end(run, p);
+}
+
+static int db_finish(struct emu_run *run, char *err, size_t errlen)
+{
+	return db_is_tpcc(run->opts) ? 0 : oltp_finish(run, err, errlen);
+}
+
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
 static const char *const oltp_classes[] = { "txn", "read", "write", "other", NULL };
@@ -530,6 +565,8 @@ const struct emu_ops emu_db = {
 	.worker_init = db_worker_init,
 	.step = db_step,
 	.worker_fini = db_worker_fini,
+	.point_end = db_point_end,
+	.finish = db_finish,
 	/* around the run: db_emu.c */
 	.default_args = "--time 10",
 	.suite_review_args = "--workload oltp_read_write --tables 4 --table-size 100000 "

@@ -45,6 +45,7 @@ struct db_opts {
 	const char *sqlite_db;
 	int sqlite_journal, sqlite_synchronous;
 	uint64_t sqlite_busy_timeout;
+	const char *capture, *capture_path;     /* --capture FILE: record the data's device */
 };
 
 /* --driver values, --percentile values, in option-index order; NULL-terminated. */
@@ -107,6 +108,21 @@ void db_opts_conn_cfg(const struct db_opts *o, struct db_conn_cfg *cfg);
  * empty or too long). Never puts the password in @err.
  */
 int db_opts_read_password(const char *path, char *buf, size_t len, char *err, size_t errlen);
+
+struct trace_record;
+
+/*
+ * db_capture.c, main thread. Start recording the block device under the
+ * database's data (--capture-path, the server's data directory or the
+ * SQLite file) into o->capture, its header naming the run and the server.
+ * 0, or -EINVAL (no privilege, no such path, a server elsewhere) or -errno
+ * with one line in @err.
+ */
+int db_capture_start(struct emu_run *run, struct trace_record **out, char *err, size_t errlen);
+/* A point with @threads ran: add it to @list (the points so far) and the header. */
+void db_capture_point(struct trace_record *rec, unsigned threads, char *list, size_t len);
+/* Stop and write the trace; facts into the result. 0 or -errno with @err (lost events). */
+int db_capture_finish(struct emu_run *run, struct trace_record *rec, char *err, size_t errlen);
 
 /* What db_load_prepare() did. */
 struct db_prep_stats {

@@ -74,6 +74,12 @@ const struct opt_def db_opt_table[] = {
 	  sync_names },
 	{ "sqlite-busy-timeout", OPT_UINT, OFF(sqlite_busy_timeout), "10000",
 	  "milliseconds a writer waits for SQLite's write lock before retrying", .max = INT32_MAX },
+	{ "capture", OPT_STR, OFF(capture), NULL,
+	  "record the block requests of the device under the data (see --capture-path) to FILE, a "
+	  "trace in appio's format, while the run lasts (needs root)" },
+	{ "capture-path", OPT_STR, OFF(capture_path), NULL,
+	  "the path whose device --capture records (default: the server's data directory, or the "
+	  "SQLite file)" },
 	OPT_END,
 };
 

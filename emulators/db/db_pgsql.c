@@ -355,6 +355,18 @@ static int pg_info(struct db_conn *dc, db_info_fn add, void *arg)
 	return 0;
 }
 
+static int pg_datadir(struct db_conn *dc, char *buf, size_t len)
+{
+	struct pg_conn *c = pg_of(dc);
+	PGresult *res = PQexec(c->pg, "SHOW data_directory");
+
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+		return check(c, res);
+	snprintf(buf, len, "%s", PQntuples(res) == 1 ? PQgetvalue(res, 0, 0) : "");
+	PQclear(res);
+	return 0;
+}
+
 /* sysbench-tpcc's PostgreSQL schema: foreign keys checked in every session. */
 static const struct db_dialect pg_dialect = {
 	.tinyint = "smallint",
@@ -382,6 +394,7 @@ const struct db_driver db_pgsql_driver = {
 	.create_table = pg_create_table,
 	.load = pg_load,
 	.info = pg_info,
+	.datadir = pg_datadir,
 };
 
 #endif /* HAVE_PGSQL */

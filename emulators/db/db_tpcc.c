@@ -421,6 +421,10 @@ int db_tpcc_setup(struct emu_run *run, char *err, size_t errlen)
 
 	if (db_opts_check(o, err, errlen))
 		return -EINVAL;
+	if (o->capture) {
+		snprintf(err, errlen, "--capture: not with the tpcc workload yet (only the OLTP ones)");
+		return -EINVAL;
+	}
 	r->o = o;
 	r->drv = db_opts_driver(o);
 	r->tables = (unsigned)o->tables;

@@ -311,6 +311,15 @@ struct emu_ops {
 	 */
 	void (*point_end)(struct emu_run *run, const struct point_result *p);
 
+	/*
+	 * Optional. After the last point, on the main thread, before teardown,
+	 * also after an error or an interrupt (then its own error is not the
+	 * run's): finish what ran beside the points (a capture of the device),
+	 * add facts with emu_info(), and return 0, or -errno with one line in
+	 * @err to fail a run that was going to succeed.
+	 */
+	int (*finish)(struct emu_run *run, char *err, size_t errlen);
+
 	/* Optional. After the last point (also after an error or interrupt). */
 	void (*teardown)(struct emu_run *run);
 
@@ -397,7 +406,7 @@ const struct emu_preset *emu_preset_find(const char *name);
 
 /*
  * Add @key = @val to the result's "info" section (copied). Main thread
- * only: from setup(), info() or point_end().
+ * only: from setup(), info(), point_end() or finish().
  */
 void emu_info(struct emu_run *run, const char *key, const char *val);
 

@@ -68,6 +68,23 @@ struct opt_dist {
 	double param;
 };
 
+/*
+ * Room for one value of any option type. A value is parsed into one of these
+ * and copied into the options struct only when it is accepted, so a refused
+ * value leaves the struct as it was.
+ */
+union opt_value {
+	bool b;
+	uint64_t u;
+	unsigned pct;
+	double d;
+	const char *s;
+	int e;
+	struct opt_ulist list;
+	struct opt_split split;
+	struct opt_dist dist;
+};
+
 enum opt_flags {
 	OPT_SECRET = 1 << 0,    /* a password: never written to a result, printed or echoed */
 	OPT_NONE   = 1 << 1,    /* OPT_ULIST/OPT_SIZELIST: "none" means an empty list */
@@ -152,6 +169,9 @@ int opt_set(const struct opt_def *o, void *dst, const char *val, char *err, size
  * Returns @buf.
  */
 char *opt_format(const struct opt_def *o, const void *src, char *buf, size_t len);
+
+/* "--name METAVAR" (or "--name a|b|c"): how @o is typed, the left column of its help line. */
+void opt_usage(const struct opt_def *o, char *buf, size_t len);
 
 /*
  * Print one help line per row of @tab: "  --name VALUE   help (default: X)",

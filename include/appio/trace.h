@@ -73,6 +73,14 @@ struct trace_devs {
 	uint32_t hcap;
 };
 
+#define TRACE_META_MAX 48          /* "meta KEY VALUE" lines per trace */
+
+/* One fact about how a trace was made: "run.workload" = "oltp_read_write". */
+struct trace_meta {
+	char key[40];                   /* no blanks */
+	char val[160];                  /* free text, one line */
+};
+
 /* What a trace says about itself (appio's format stores all of it). */
 struct trace_hdr {
 	char source[160];               /* where the records come from: format and file */
@@ -81,6 +89,8 @@ struct trace_hdr {
 	uint32_t sector_size;           /* bytes per sector of the source's sector numbers */
 	uint64_t epoch_ns;              /* Unix time of issue_ns 0 in ns, or 0 if unknown */
 	struct trace_devs devs;
+	struct trace_meta meta[TRACE_META_MAX];  /* appio's format (version 2) keeps them */
+	uint32_t nmeta;
 };
 
 /* Reading options; zero means the defaults. */
@@ -188,6 +198,35 @@ int trace_writer_close(struct trace_writer *w);
 /* "read", "write", "flush", "discard". */
 const char *trace_op_name(unsigned op);
 
+/* ---- bundled traces (traces/bundled.c) ---- */
+
+/*
+ * Traces that come with appio, NAME.trace.gz (or NAME.trace) in the first of
+ * these folders that exists: $APPIO_TRACES; traces/ beside the appio binary
+ * (a build tree); ../share/appio/traces from the binary (an install).
+ */
+
+/* The folder bundled traces are read from into @buf, or -ENOENT. */
+int trace_bundled_dir(char *buf, size_t len);
+
+/*
+ * The file of bundled trace @name into @path: 0, or -ENOENT when @name is
+ * no bundled trace (or holds a '/', which makes it a path).
+ */
+int trace_bundled_find(const char *name, char *path, size_t len);
+
+/*
+ * Call @fn for each bundled trace in name order with its name and file.
+ * Returns the count, or -ENOENT when there is no folder of them.
+ */
+int trace_bundled_each(void (*fn)(void *arg, const char *name, const char *path), void *arg);
+
+/*
+ * @path as given when it names a file, else the bundled trace of that name:
+ * the path to open into @buf (at least 4096 bytes) and returns it.
+ */
+const char *trace_resolve(const char *path, char *buf, size_t len);
+
 /* ---- for format readers and writers ---- */
 
 /*
@@ -217,6 +256,16 @@ void trace_rwbs_format(uint8_t op, uint16_t flags, char *buf);
 
 /* Unix ns of a Windows FILETIME (100 ns units since 1601-01-01): 0, or -1 outside 1970..2554. */
 int trace_msr_filetime_ns(uint64_t ft, uint64_t *ns);
+
+/*
+ * Add (or replace) the fact @key = @val to @h; @key is cut at its first blank
+ * and to 39 bytes, @val at a line end and to 159 bytes. 0, or -ENOSPC past
+ * TRACE_META_MAX facts.
+ */
+int trace_hdr_meta(struct trace_hdr *h, const char *key, const char *val);
+
+/* The value of fact @key in @h, or NULL. */
+const char *trace_hdr_meta_get(const struct trace_hdr *h, const char *key);
 
 /* A record with nothing known but the defaults (unknown completion, inflight, pid). */
 void trace_rec_init(struct trace_rec *rec);

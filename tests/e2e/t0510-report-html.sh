@@ -15,7 +15,7 @@ if ! command -v gnuplot >/dev/null; then
 	skip "report charts" "gnuplot is not installed"
 	finish
 fi
-expect_exit 0 "report on two results" -- "$APPIO" report a.json b.json -o report.html
+expect_exit 0 "report on two results" -- "$APPIO" report a.json b.json -o report.html --label a.json=a --label b.json=b
 tests=$(jq -s '[.[].phases[] | select(.kind != "purge" and (.result.points | length) > 0) | .name] | unique | length' a.json b.json)
 charts=$(grep -c '<figure class="chart"' report.html)
 [ "$charts" -eq "$tests" ] && [ "$tests" -ge 8 ] && ok "one chart per test ($charts)" ||
@@ -33,7 +33,7 @@ grep -q '>a.dat<' report.html && grep -q '>b.dat<' report.html && ok "each drive
 if grep -qiE '<script|<link|src="http|url\(http' report.html; then not_ok "nothing loaded from outside"
 else ok "nothing loaded from outside"; fi
 
-expect_exit 0 "report without -o prints the summary" -- "$APPIO" report a.json b.json
+expect_exit 0 "report without -o prints the summary" -- "$APPIO" report a.json b.json --label a.json=a --label b.json=b
 grep -q "^== sweep 4k-randread (at 2T/8Q)" "$T/stdout" && grep -qE '^1 +[ab] .* IOPS +best' "$T/stdout" &&
 	ok "  ranked per test" || not_ok "  ranked per test"
 expect_exit 2 "without gnuplot: one line, exit 2" -- env PATH=/nonexistent "$APPIO" report a.json -o x.html

@@ -19,7 +19,8 @@ if ! command -v gnuplot >/dev/null; then
 	skip "report charts" "gnuplot is not installed"
 	finish
 fi
-expect_exit 0 "report on three results" -- "$APPIO" report a.json b.json fs.json -o report.html
+expect_exit 0 "report on three results" -- "$APPIO" report a.json b.json fs.json -o report.html \
+	--label a.json=a --label b.json=b --label fs.json=fs
 
 # count figures by their identification: data-test, data-chart, data-drive
 count() { grep -o "<figure class=\"chart\" [^>]*>" "${2:-report.html}" | grep -c -- "$1"; }
@@ -100,4 +101,16 @@ chrome --dump-dom >dom.html
 chrome --screenshot="$T/shot.png" --window-size=1280,3000 >/dev/null
 [ "$(stat -c %s shot.png 2>/dev/null || echo 0)" -gt 50000 ] && ok "Chromium draws the page" ||
 	not_ok "Chromium draws the page"
+# the same split without the report: in the result's info, each class's mean per interval (us)
+jq_check "the run keeps the split itself: nosql.split.CLASS, a mean per interval, as jq computes it" a.json '
+	(.workload.options.intervals | tonumber) as $n | .points[0].series as $ser | ($ser | length) as $s | .info as $info
+	| [.points[0].classes | keys[] | select(. != "total")] as $cls | ($cls | length) > 5 and
+	([$cls[] as $c | range(0; $n) as $k
+	  | [$ser[($k * $s / $n | floor):(($k + 1) * $s / $n | floor)][]
+	     | {ops: (.classes[$c].ops_per_s * (.dur_s // 1) | round), mean: .classes[$c].mean_ns} | select(.ops > 0)] as $sec
+	  | ($sec | map(.ops) | add // 0) as $ops
+	  | ($info["nosql.split." + $c] // "" | split(",")) as $v | ($v | length) == $n and
+	    (if $ops == 0 then $v[$k] == "-"
+	     else (($sec | map(.ops * .mean) | add) / $ops / 1e3) as $want
+	        | (($v[$k] | tonumber) - $want | fabs) <= 0.01 * $want + 0.1 end)] | all)'
 finish

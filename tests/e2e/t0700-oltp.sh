@@ -26,6 +26,19 @@ expect_exit 2 "more rows than the model tracks are refused" -- \
 grep -q -- '--tables x --table-size' "$T/stderr" && ok "the message names --tables x --table-size" ||
 	not_ok "the message names --tables x --table-size"
 
+# a transaction has no bytes of its own: the text table's MB/s is the drive's
+"$APPIO" run oltp --target f.dat --size 192M --tables 2 --table-size 20000 --time 2 --json mb.json >mb.txt 2>/dev/null
+want=$(jq -r '.points[0] | if .device then (.device.read_bytes + .device.write_bytes) / .time_s / 1e6 else "none" end' mb.json 2>/dev/null)
+got=$(awk '/^threads/ { getline; print $3; exit }' mb.txt)
+if [ "$want" = none ]; then
+	skip "the TPS row's MB/s is the drive's" "no block device under the scratch folder"
+elif awk -v g="$got" -v w="$want" 'BEGIN { exit !(w > 0 && g - w < 0.051 && w - g < 0.051) }' &&
+	grep -q "^MB/s: what the drive read and wrote during the point" mb.txt; then
+	ok "the TPS row's MB/s is the drive's ($got), and the table says so"
+else
+	not_ok "the TPS row's MB/s is the drive's: table '$got', device counters '$want'"
+fi
+
 # a sweep with the defaults (innodb, flush at every commit)
 check "read_write at 2 and 4 threads" run --threads 2,4 --time 3 --json rw.json
 jq_check "two points, TPS headline" rw.json '(.points | length) == 2 and .points[0].headline == "txn"'

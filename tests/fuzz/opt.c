@@ -15,34 +15,13 @@
 #include <string.h>
 
 #include "appio/opt.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-union dst {
-	bool b;
-	uint64_t u;
-	unsigned pct;
-	double d;
-	const char *s;
-	int e;
-	struct opt_ulist list;
-	struct opt_split split;
-	struct opt_dist dist;
-};
+#include "fuzz.h"
 
 static const char *const choices[] = { "libaio", "io_uring", "sync", "null", "", NULL };
 
 static const struct { uint64_t min, max; } bounds[] = {
 	{ 0, 0 }, { 1, 0 }, { 1, 100 }, { 512, 1ULL << 30 }, { 4096, UINT64_MAX }, { 2, 3 },
 };
-
-/* A broken promise is a finding: abort, so the fuzzer keeps the input. */
-#define must(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-		abort(); \
-	} \
-} while (0)
 
 static void standalone(const char *val)
 {
@@ -77,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.max = bounds[data[1] % (sizeof(bounds) / sizeof(bounds[0]))].max,
 	};
 	char *val = strndup((const char *)data + 2, size - 2);   /* argv strings end at a NUL */
-	union dst a, b;
+	union opt_value a, b;
 	char err[512] = "", text[8192];
 
 	memset(&a, 0, sizeof(a));

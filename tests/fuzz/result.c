@@ -23,8 +23,8 @@
 #include "compare.h"
 #include "json_read.h"
 #include "report.h"
+#include "fuzz.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int __wrap_chart_figure(FILE *page, const char *script, size_t len, const struct chart_id *id,
 			char *err, size_t errlen);
 
@@ -48,14 +48,6 @@ int __wrap_chart_figure(FILE *out, const char *script, size_t len, const struct 
 	fprintf(out, "<figure class=\"chart\" id=\"%s\"></figure>\n", id->id);
 	return 0;
 }
-
-/* A broken promise is a finding: abort, so the fuzzer keeps the input. */
-#define must(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-		abort(); \
-	} \
-} while (0)
 
 /* Load one drive; on failure the message names it and nothing is held. */
 static bool load(struct json_read_doc *d, const char *name, const uint8_t *p, size_t len)

@@ -26,12 +26,11 @@
 
 #include "appio/trace.h"
 #include "appio/trace_stats.h"
+#include "fuzz.h"
 
 #ifndef TRACE_FORMAT
 #error "build with -DTRACE_FORMAT=\"name\""
 #endif
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_WRITERS 8
 
@@ -39,14 +38,6 @@ static const struct trace_format *fmt;
 static const struct trace_format *writers[MAX_WRITERS];
 static int nwriters, memfd = -1, sinkfd = -1;
 static char path[64], sink[64];
-
-/* A broken promise is a finding: abort, so the fuzzer keeps the input. */
-#define must(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-		abort(); \
-	} \
-} while (0)
 
 static void setup(void)
 {

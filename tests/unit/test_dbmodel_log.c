@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -133,18 +135,40 @@ static void group_commit(void)
 	free(h);
 }
 
+struct stall_arg {
+	struct harness *h;
+	int rc;
+	_Atomic pid_t tid;
+};
+
 static void *staller(void *p)
 {
-	struct arg *a = p;
-	a->rc = dbm_log_space(&a->h->w[a->i].pub, &a->h->db);
+	struct stall_arg *a = p;
+	atomic_store(&a->tid, gettid());
+	a->rc = dbm_log_space(&a->h->w[1].pub, &a->h->db);
 	return NULL;
+}
+
+/* Thread @tid's scheduler state letter ('R', 'S', ...), or 0. */
+static char thread_state(pid_t tid)
+{
+	char path[64], buf[256];
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	const char *close = strrchr(buf, ')');      /* "TID (comm) S ..." */
+	return close && close[1] == ' ' ? close[2] : 0;
 }
 
 static void log_space_stall(void)
 {
 	struct harness *h = calloc(1, sizeof(*h));
 	pthread_t tid;
-	struct arg a;
+	struct stall_arg a = { .h = h, .rc = -1 };
 
 	CHECK(harness_init(h, 4 << 20) == 0, "harness");
 	struct dbm *db = &h->db;
@@ -152,17 +176,25 @@ static void log_space_stall(void)
 	pthread_mutex_lock(&db->pool_mx);
 	dbm_log_advance(&h->w[0].pub, db, db->max_age + 4096);
 	pthread_mutex_unlock(&db->pool_mx);
-	a = (struct arg){ h, 1, -1 };
 	pthread_create(&tid, NULL, staller, &a);
+	/*
+	 * The writer's only sleep is its wait for log space: once it is seen
+	 * asleep it is stalled, however late this loaded machine started it.
+	 */
+	uint64_t give_up = emu_now() + 10000000000ull;
+	while ((!atomic_load(&a.tid) || thread_state(atomic_load(&a.tid)) != 'S') && emu_now() < give_up)
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	uint64_t seen = emu_now();
 	nanosleep(&(struct timespec){ .tv_nsec = 100000000 }, NULL);
 	CHECK(a.rc == -1, "the writer is still waiting for log space");
 	/* a checkpoint at the current LSN frees the whole log */
+	uint64_t ckpt = emu_now();
 	CHECK(dbm_log_checkpoint(&h->w[0].pub, db, atomic_load(&db->lsn)) == 0, "checkpoint");
 	pthread_join(tid, NULL);
 	CHECK(a.rc == 0, "the writer goes on (%d)", a.rc);
 	CHECK(h->w[1].counters[DBM_C_STALLS] == 1, "one stall counted");
-	CHECK(h->w[1].counters[DBM_C_STALL_US] >= 90000, "stalled %llu us",
-	      (unsigned long long)h->w[1].counters[DBM_C_STALL_US]);
+	CHECK(h->w[1].counters[DBM_C_STALL_US] * 1000 + 1000 >= ckpt - seen, "stalled %llu us, at least %llu",
+	      (unsigned long long)h->w[1].counters[DBM_C_STALL_US], (unsigned long long)(ckpt - seen) / 1000);
 	CHECK(h->w[0].counters[DBM_C_CKPTS] == 1, "one checkpoint");
 	harness_release(h);
 	free(h);

@@ -267,6 +267,13 @@ static void test_tracefs(void)
 	REC(g, 2, 1110000, 1610000, TRACE_OP_FLUSH, 0, 0, 0);
 	CHECK(g.r[0].pid == 1234 && g.r[1].pid == 88 && !strcmp(g.names[1], "259,0"), "pids %d %d, '%s'",
 	      g.r[0].pid, g.r[1].pid, g.names[1]);
+	/* a flush as kernel 6.x prints it: sector 0 at issue, -1 at completion */
+	write_file("build/tests/f.tmp", "k-10 [001] ..... 5.000001: block_rq_issue: 7,0 FF 0 () 0 + 0 none,0,0 [k]\n"
+		   "s-22 [001] ..s.. 5.000003: block_rq_complete: 7,0 FF () 18446744073709551615 + 0 none,0,0 [0]\n");
+	read_all("build/tests/f.tmp", "tracefs", 0, &g);
+	CHECK(g.rc == 1 && g.n == 1, "flush: rc %d, %d records: %s", g.rc, g.n, g.err);
+	REC(g, 0, 0, 2000, TRACE_OP_FLUSH, 0, 0, 0);
+	unlink("build/tests/f.tmp");
 	CHECK(!strcmp(bad("tracefs", "x-1 [000] .... 5.0: block_rq_issue: 8,0 WS 4096 () 12 8 [x]\n"),
 		      "'build/tests/trace-bad.tmp' line 1: expected 'MAJ,MIN RWBS ... SECTOR + SECTORS ...' "
 		      "after the event name"), "%s", bad("tracefs", "x-1 [000] .... 5.0: block_rq_issue: 8,0 WS\n"));
@@ -402,8 +409,23 @@ static void test_appio_format(void)
 	CHECK(!strcmp(bad("appio", "appio-trace 1\ndevice 0 a\n5 - W - 1 0 512 - -\n"),
 		      "'build/tests/trace-bad.tmp' line 3: expected a declared device id (0..0), got '1'"), "%s",
 	      bad("appio", "appio-trace 1\ndevice 0 a\n5 - W - 1 0 512 - -\n"));
-	CHECK(!strcmp(bad("appio", "appio-trace 2\n"), "'build/tests/trace-bad.tmp' line 1: this is version 2 "
-		      "of appio's format; this appio reads version 1"), "%s", bad("appio", "appio-trace 2\n"));
+	CHECK(!strcmp(bad("appio", "appio-trace 3\n"), "'build/tests/trace-bad.tmp' line 1: this is version 3 "
+		      "of appio's format; this appio reads versions 1 to 2"), "%s", bad("appio", "appio-trace 3\n"));
+	CHECK(strstr(bad("appio", "appio-trace 1\nmeta a b\n"), "trace-bad.tmp' line 2: expected a header line"),
+	      "%s", bad("appio", "appio-trace 1\nmeta a b\n"));
+	CHECK(!strcmp(bad("appio", "appio-trace 2\nmeta x\n"), "'build/tests/trace-bad.tmp' line 2: expected "
+		      "'meta KEY VALUE', got 'meta x'"), "%s", bad("appio", "appio-trace 2\nmeta x\n"));
+	/* version 2: meta lines, kept in the header, a repeated key replaced */
+	struct trace_reader r;
+	struct trace_rec rec;
+	write_file("build/tests/a.tmp", "appio-trace 2\nmeta run.workload oltp_read_write\n"
+		   "meta capture.device  vda (254:0)\nmeta run.workload oltp_write_only\ndevice 0 vda\n"
+		   "0 10 R - 0 0 4096 1 5\n");
+	CHECK(!trace_open(&r, "build/tests/a.tmp", NULL, NULL) && trace_next(&r, &rec) == 0 &&
+	      r.hdr.nmeta == 2 && !strcmp(trace_hdr_meta_get(&r.hdr, "run.workload"), "oltp_write_only") &&
+	      !strcmp(trace_hdr_meta_get(&r.hdr, "capture.device"), "vda (254:0)") &&
+	      !trace_hdr_meta_get(&r.hdr, "run.threads"), "meta: %u, %s", r.hdr.nmeta, r.err);
+	trace_close(&r);
 	CHECK(!strcmp(bad("appio", "appio-trace 1\ndevice 0 a\n5 3 W - 0 0 512 - -\n"),
 		      "'build/tests/trace-bad.tmp' line 3: expected complete_ns in ns, not before issue_ns, "
 		      "or '-', got '3'"), "%s", bad("appio", "appio-trace 1\ndevice 0 a\n5 3 W - 0 0 512 - -\n"));

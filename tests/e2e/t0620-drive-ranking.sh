@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The short form of scripts/fidelity-drives.sh: a RAM-speed loop device and the
+# same device throttled by a blkio cgroup, a real MariaDB on each and the oltp
+# emulator on each with the same configuration. The emulator must rank the two
+# drives as the server does; the throttle must have slowed the server, or the
+# comparison would say nothing; and nothing the script made may be left behind.
+. tests/e2e/lib.sh
+
+if [ "$(id -u)" -ne 0 ]; then
+	skip "drive ranking" "needs root (loop device, mounts, cgroups)"
+	finish
+fi
+if ! command -v mariadbd >/dev/null && ! command -v mysqld >/dev/null; then
+	skip "drive ranking" "no MariaDB server installed"
+	finish
+fi
+
+loops_before=$(losetup -a | grep -c appio-drives || true)
+APPIO=$APPIO scripts/fidelity-drives.sh --short --out "$T/out" >"$T/out.txt" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "fidelity-drives: \(no writable\|no free loop\)" "$T/out.txt"; then
+	skip "drive ranking" "$(tail -n 1 "$T/out.txt")"
+	finish
+fi
+sed -n '/^  drive /,/^  ranking/s/^/    # /p' "$T/out.txt"
+if [ $rc -eq 0 ] && grep -q "ranking by TPS: real ram > ram-slow, emulated ram > ram-slow (same)" "$T/out.txt"; then
+	ok "the emulator ranks the RAM drive above the throttled one, as MariaDB does"
+else
+	not_ok "the emulator ranks the RAM drive above the throttled one, as MariaDB does (exit $rc)"
+	tail -n 20 "$T/out.txt" | sed 's/^/    /'
+fi
+jq -s . "$T/out/raw.jsonl" >"$T/raw.json" 2>/dev/null
+jq_check "two drives, real and emulated, in raw.jsonl" "$T/raw.json" \
+	'length == 4 and ([.[] | select(.tps > 0)] | length) == 4 and
+	 ([.[] | .side] | unique) == ["emulated", "real"]'
+jq_check "the throttle slowed the real server by over 1.5x" "$T/raw.json" \
+	'([.[] | select(.side == "real" and .drive == "ram")][0].tps) >
+	 1.5 * ([.[] | select(.side == "real" and .drive == "ram-slow")][0].tps)'
+check "--report rebuilds the same comparison from raw.jsonl" \
+	bash -c "scripts/fidelity-drives.sh --report '$T/out/raw.jsonl' | diff - '$T/out/report.txt'"
+check "no loop device, mount or cgroup left behind" bash -c \
+	"[ \$(losetup -a | grep -c appio-drives) -eq $loops_before ] && ! grep -q appio-drives /proc/mounts &&
+	 ! ls -d /sys/fs/cgroup/blkio/appio-drives-* 2>/dev/null"
+expect_exit 2 "an unknown drive is refused" -- scripts/fidelity-drives.sh --drives ram,nvme
+check "  in one line naming it" grep -qx "fidelity-drives: --drives: unknown drive 'nvme' (ram, ram-slow, disk, disk-slower)" "$T/stderr"
+finish
