@@ -12,8 +12,18 @@
 # ratios of TPS (want >= 1.0) and of p99 latency (want <= 1.0), and the
 # client CPU seconds (user + system) each spent per 1,000 transactions.
 #
+# Then TPC-C: with SYSBENCH_TPCC set to a folder holding Percona-Lab
+# sysbench-tpcc's scripts (tpcc.lua, tpcc_common.lua, tpcc_run.lua,
+# tpcc_check.lua), appio prepares TPCC_SCALE warehouses and sysbench 1.0
+# running tpcc.lua and 'appio db run tpcc' take turns on those tables at
+# TPCC_THREADS, compared the same way (TPS, p99, client CPU per 1,000
+# transactions); sysbench-tpcc's own check then runs on the tables both
+# used. Without SYSBENCH_TPCC this part is skipped, saying so.
+#
 # Environment: TABLES (4), TABLE_SIZE (100000), TIME (10), REPEAT (2),
-# THREADS ("2 8 32"), WORKLOADS ("oltp_point_select oltp_read_write"),
+# THREADS ("2 8 32"), WORKLOADS ("oltp_point_select oltp_read_write"; empty
+# for TPC-C alone),
+# SYSBENCH_TPCC, TPCC_SCALE (2), TPCC_THREADS ("2 8"),
 # APPIO (./appio), BENCH_DIR, and KEEP=1 to leave the servers running.
 # Both tools share the two CPUs with the server here, so a client that uses
 # less CPU per transaction leaves more to the server.
@@ -26,7 +36,10 @@ TABLE_SIZE=${TABLE_SIZE:-100000}
 TIME=${TIME:-10}
 REPEAT=${REPEAT:-2}
 THREADS=${THREADS:-"2 8 32"}
-WORKLOADS=${WORKLOADS:-"oltp_point_select oltp_read_write"}
+WORKLOADS=${WORKLOADS-"oltp_point_select oltp_read_write"}     # empty: TPC-C only
+SYSBENCH_TPCC=${SYSBENCH_TPCC:-}
+TPCC_SCALE=${TPCC_SCALE:-2}
+TPCC_THREADS=${TPCC_THREADS:-"2 8"}
 KINDS=("$@")
 [ ${#KINDS[@]} -gt 0 ] || KINDS=(mariadb postgres)
 
@@ -58,10 +71,18 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]
 # run_sysbench WORKLOAD THREADS -> "tps p99_ms cpu_s txns"
 run_sysbench() {
 	local log="$WORK/sb.out"
-	# shellcheck disable=SC2046
-	{ time sysbench "$1" $(sysbench_args "${CONN[@]}") \
-		--tables="$TABLES" --table-size="$TABLE_SIZE" --threads="$2" --time="$TIME" \
-		--percentile=99 run >"$log" 2>&1; } 2>"$WORK/sb.time" || { tail -n 5 "$log" >&2; return 1; }
+	if [ "$1" = tpcc ]; then
+		# shellcheck disable=SC2046
+		{ time LUA_PATH="$SYSBENCH_TPCC/?.lua;;" sysbench "$SYSBENCH_TPCC/tpcc.lua" \
+			$(sysbench_args "${CONN[@]}") --tables=1 --scale="$TPCC_SCALE" --threads="$2" \
+			--time="$TIME" --percentile=99 run >"$log" 2>&1; } 2>"$WORK/sb.time" ||
+			{ tail -n 5 "$log" >&2; return 1; }
+	else
+		# shellcheck disable=SC2046
+		{ time sysbench "$1" $(sysbench_args "${CONN[@]}") \
+			--tables="$TABLES" --table-size="$TABLE_SIZE" --threads="$2" --time="$TIME" \
+			--percentile=99 run >"$log" 2>&1; } 2>"$WORK/sb.time" || { tail -n 5 "$log" >&2; return 1; }
+	fi
 	local tps p99 txns cpu
 	txns=$(sed -n 's/^ *transactions: *\([0-9]*\).*/\1/p' "$log")
 	tps=$(sed -n 's/^ *transactions:.*(\([0-9.]*\) per sec.*/\1/p' "$log")
@@ -72,8 +93,9 @@ run_sysbench() {
 
 # run_appio WORKLOAD THREADS -> "tps p99_ms cpu_s txns"
 run_appio() {
-	{ time "$APPIO" db run "$1" "${CONN[@]}" \
-		--tables "$TABLES" --table-size "$TABLE_SIZE" --threads "$2" --time "$TIME" \
+	local size=(--tables "$TABLES" --table-size "$TABLE_SIZE")
+	[ "$1" != tpcc ] || size=(--tables 1 --scale "$TPCC_SCALE")
+	{ time "$APPIO" db run "$1" "${CONN[@]}" "${size[@]}" --threads "$2" --time "$TIME" \
 		--json "$WORK/ap.json" >"$WORK/ap.out" 2>&1; } 2>"$WORK/ap.time" || { tail -n 5 "$WORK/ap.out" >&2; return 1; }
 	local cpu
 	cpu=$(awk '{ print $1 + $2 }' "$WORK/ap.time")
@@ -110,14 +132,25 @@ bench_server() {
 	SERVERS+=("$dir")
 	# shellcheck disable=SC2206
 	CONN=($conn)
-	"$APPIO" db prepare oltp_read_write "${CONN[@]}" --tables "$TABLES" --table-size "$TABLE_SIZE" \
-		--threads "$TABLES" | sed "s/^/# $kind: /"
+	[ -z "$WORKLOADS" ] || "$APPIO" db prepare oltp_read_write "${CONN[@]}" --tables "$TABLES" \
+		--table-size "$TABLE_SIZE" --threads "$TABLES" | sed "s/^/# $kind: /"
 	local w t
 	for w in $WORKLOADS; do
 		for t in $THREADS; do
 			bench_case "$kind" "$w" "$t"
 		done
 	done
+	if [ -n "$SYSBENCH_TPCC" ]; then
+		"$APPIO" db prepare tpcc "${CONN[@]}" --tables 1 --scale "$TPCC_SCALE" --threads "$TPCC_SCALE" \
+			2>/dev/null | sed "s/^/# $kind: /"
+		for t in $TPCC_THREADS; do
+			bench_case "$kind" tpcc "$t"
+		done
+		# shellcheck disable=SC2046
+		LUA_PATH="$SYSBENCH_TPCC/?.lua;;" sysbench "$SYSBENCH_TPCC/tpcc.lua" $(sysbench_args "${CONN[@]}") \
+			--tables=1 --scale="$TPCC_SCALE" --threads=1 check 2>&1 | { grep -c "PASSED" || true; } |
+			sed "s|^|# $kind: sysbench-tpcc's check after both tools ran: PASSED lines (10 per warehouse): |"
+	fi
 	"$ROOT/scripts/db-stop.sh" "$dir" --remove >/dev/null 2>&1 || true
 	SERVERS=("${SERVERS[@]/$dir}")
 }
@@ -126,6 +159,11 @@ echo "# appio db vs sysbench $(sysbench --version | cut -d' ' -f2): $TABLES tabl
 	"$TIME s per run, median of $REPEAT alternating runs"
 printf "%-9s %-18s %4s %10s %10s %6s %9s %9s %6s %9s %9s\n" server workload thr \
 	"sb TPS" "appio TPS" ratio "sb p99ms" "ap p99ms" ratio "sb cpu/1k" "ap cpu/1k"
+if [ -z "$SYSBENCH_TPCC" ]; then
+	echo "# tpcc: skipped (set SYSBENCH_TPCC to a folder with Percona-Lab sysbench-tpcc's tpcc.lua)"
+elif [ ! -f "$SYSBENCH_TPCC/tpcc.lua" ]; then
+	die "SYSBENCH_TPCC='$SYSBENCH_TPCC' has no tpcc.lua"
+fi
 for k in "${KINDS[@]}"; do
 	bench_server "$k"
 done

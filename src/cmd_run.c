@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "appio/xalloc.h"
 #include "cli.h"
@@ -181,14 +182,26 @@ static void action_names(const struct emu_ops *e, char *buf, size_t len)
 		n += (size_t)snprintf(buf + n, len - n, "%s %s", a[1].name ? "," : " or", a->name);
 }
 
+/* An action's progress: rewritten in place on a terminal, a line each otherwise. */
+static void action_progress(const char *line)
+{
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "\r\033[K%s", line);
+	else
+		fprintf(stderr, "%s\n", line);
+	fflush(stderr);
+}
+
 /* An action other than "run": its one line, or why it failed. */
 static int do_action(struct job *j, const struct emu_action *a)
 {
 	struct emu_action_out out;
-	char err[700] = "";
+	char err[1400] = "";
 	/* under mpirun an action (prepare, cleanup) is done once, by rank 0 */
-	int rc = mpi_run_root() ? job_act(j, a, &cli_interrupted, &out, err, sizeof(err)) : 0;
+	int rc = mpi_run_root() ? job_act(j, a, &cli_interrupted, action_progress, &out, err, sizeof(err)) : 0;
 
+	if (mpi_run_root() && isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
 	rc = mpi_run_agree(rc, err, sizeof(err));
 	if (!rc && mpi_run_root())
 		printf("%s\n", out.line);

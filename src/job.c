@@ -329,9 +329,10 @@ const struct emu_action *job_action(const struct job *j, const char *name)
 }
 
 int job_act(struct job *j, const struct emu_action *a, volatile sig_atomic_t *stop,
-	    struct emu_action_out *out, char *err, size_t errlen)
+	    void (*progress)(const char *line), struct emu_action_out *out, char *err, size_t errlen)
 {
-	struct emu_action_args args = { .opts = j->eo, .seed = j->ro.seed, .stop = stop };
+	struct emu_action_args args = { .opts = j->eo, .seed = j->ro.seed, .stop = stop,
+					 .progress = progress };
 
 	for (unsigned i = 0; i < j->ro.threads.n; i++)
 		if (j->ro.threads.v[i] > args.threads)

@@ -80,9 +80,11 @@ const struct emu_action *job_action(const struct job *j, const char *name);
 
 /*
  * Run action @a with the job's options, seed and largest --threads value
- * (see struct emu_action for the return values).
+ * (see struct emu_action for the return values); @progress (may be NULL)
+ * shows its progress lines.
  */
 int job_act(struct job *j, const struct emu_action *a, volatile sig_atomic_t *stop,
+	    void (*progress)(const char *line),
 	    struct emu_action_out *out, char *err, size_t errlen);
 
 /* Fill @res's header (workload, options, seed, start time) for this job. */

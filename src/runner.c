@@ -51,10 +51,22 @@ static void collect(struct series *s, struct worker *w, unsigned nw, bool joined
 }
 
 /* Index of the class the table headlines, or -1 for all of them. */
+static const char *const *run_classes(const struct emu_run *er)
+{
+	return er->classes ? er->classes : er->ops->classes;
+}
+
+static const char *const *run_counters(const struct emu_run *er)
+{
+	return er->counters ? er->counters : er->ops->counters;
+}
+
 static int headline_index(const struct emu_run *er)
 {
-	for (int i = 0; er->headline && er->ops->classes[i]; i++)
-		if (!strcmp(er->ops->classes[i], er->headline))
+	const char *const *cls = run_classes(er);
+
+	for (int i = 0; er->headline && cls[i]; i++)
+		if (!strcmp(cls[i], er->headline))
 			return i;
 	return -1;
 }
@@ -265,7 +277,7 @@ static void merge_point(struct point_result *p, const struct point_ctx *pc,
 			for (unsigned b = 0; b < RESULT_SIZE_BUCKETS; b++)
 				sizes[b] += w[i].sizes[c][b];
 		}
-		fill_class(&p->cls[c], emu->classes[c], h, bytes, sizes, secs);
+		fill_class(&p->cls[c], run_classes(pc->er)[c], h, bytes, sizes, secs);
 		if (c >= nbase)
 			continue;
 		hist_merge(all, h);
@@ -279,7 +291,7 @@ static void merge_point(struct point_result *p, const struct point_ctx *pc,
 	if (emu->flags & EMU_SCHEDULED)
 		merge_groups(p, pc, w, nw, secs, hs);
 	p->ncounters = pc->ncounters;
-	p->counter_names = emu->counters;
+	p->counter_names = run_counters(pc->er);
 	for (unsigned i = 0; i < nw; i++)
 		for (unsigned k = 0; k < pc->ncounters; k++)
 			p->counters[k] += w[i].counters[k];
@@ -374,8 +386,8 @@ static int run_point(const struct run_config *cfg, struct emu_run *er, unsigned 
 
 	if (er->qd && !cfg->qd_given)
 		pt.qd = er->qd;
-	pc.ncls = count_names(er->ops->classes);
-	pc.ncounters = count_names(er->ops->counters);
+	pc.ncls = count_names(run_classes(er));
+	pc.ncounters = count_names(run_counters(er));
 	series_init(&s, pc.ncls, er->ops->flags & EMU_SCHEDULED ? 3 : er->ops->flags & EMU_TOTAL ? 1 : 0);
 	unsigned n = start_workers(&pc, w);
 	if (!cfg->ramp_ns)      /* else supervise() reads them when the ramp ends */

@@ -392,8 +392,8 @@ static int run_service(struct suite *s, struct suite_phase *ph, char *err, size_
 		return -errno;
 	}
 	if (clean)
-		job_act(j, clean, s->stop, &out, cerr, sizeof(cerr));
-	if (prep && !(rc = job_act(j, prep, s->stop, &out, err, errlen))) {
+		job_act(j, clean, s->stop, NULL, &out, cerr, sizeof(cerr));
+	if (prep && !(rc = job_act(j, prep, s->stop, NULL, &out, err, errlen))) {
 		ph->prep_rows = out.items;
 		ph->prep_s = out.seconds;
 	}
@@ -402,7 +402,7 @@ static int run_service(struct suite *s, struct suite_phase *ph, char *err, size_
 	if (!rc)
 		rc = job_run(j, &ph->res, true, s->stop, err, errlen);
 	if (clean)
-		job_act(j, clean, s->stop, &out, cerr, sizeof(cerr));
+		job_act(j, clean, s->stop, NULL, &out, cerr, sizeof(cerr));
 	remove_scratch(ph->scratch);
 	return rc;
 }

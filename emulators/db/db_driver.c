@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "db_driver.h"
@@ -55,4 +56,46 @@ void db_block_signals(void)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
+void db_result_clear(struct db_result *r)
+{
+	r->rows = 0;
+	r->ncols = 0;
+	r->used = 0;
+}
+
+void db_result_put(struct db_result *r, const char *s, size_t len)
+{
+	if (r->ncols >= DB_RESULT_COLS)
+		return;
+	size_t room = sizeof(r->buf) - r->used;
+	if (!room)
+		return;
+	if (len > room - 1)
+		len = room - 1;
+	unsigned c = r->ncols++;
+	r->off[c] = (uint16_t)r->used;
+	r->null[c] = s == NULL;
+	if (s)
+		memcpy(r->buf + r->used, s, len);
+	else
+		len = 0;
+	r->buf[r->used + len] = '\0';
+	r->used += (uint32_t)len + 1;
+}
+
+const char *db_result_str(const struct db_result *r, unsigned col)
+{
+	return col < r->ncols && !r->null[col] ? r->buf + r->off[col] : "";
+}
+
+int64_t db_result_int(const struct db_result *r, unsigned col)
+{
+	return strtoll(db_result_str(r, col), NULL, 10);
+}
+
+double db_result_double(const struct db_result *r, unsigned col)
+{
+	return strtod(db_result_str(r, col), NULL);
 }

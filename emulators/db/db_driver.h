@@ -70,11 +70,19 @@ struct db_conn_cfg {
 	char password_buf[256];         /* --password-file's password; @password points here */
 };
 
+/* Why a statement returned DB_RETRY, for the counters. */
+enum db_retry_why {
+	DB_WHY_DEADLOCK,                /* the server chose this transaction as a deadlock's victim */
+	DB_WHY_LOCK_WAIT,               /* a lock wait (or SQLite's busy wait) timed out */
+	DB_WHY_SERIALIZATION,           /* a serialization failure, a changed record, a duplicate */
+};
+
 /* The common head of every driver's connection struct. */
 struct db_conn {
 	const struct db_driver *drv;
 	char where[160];                /* "127.0.0.1:3306", a socket or file path */
 	char err[512];                  /* the last error, one line */
+	enum db_retry_why why;          /* set with every DB_RETRY */
 };
 
 struct db_stmt;
@@ -96,6 +104,39 @@ struct db_row {
  */
 typedef int (*db_row_fn)(void *arg, uint64_t i, struct db_row *row);
 
+/*
+ * What a text query returned: how many rows, and the values of one of them
+ * (row @want, 0-based), each kept NUL-terminated in @buf. TPC-C reads one
+ * row of most results: the first, or the middle customer of a name.
+ */
+#define DB_RESULT_COLS 16
+#define DB_RESULT_BUF  2048
+
+struct db_result {
+	uint64_t want;                  /* in: the row whose values to keep */
+	uint64_t rows;                  /* out: rows the statement returned */
+	unsigned ncols;                 /* out: values kept; 0 when there is no row @want */
+	uint16_t off[DB_RESULT_COLS];
+	bool null[DB_RESULT_COLS];
+	uint32_t used;
+	char buf[DB_RESULT_BUF];
+};
+
+/*
+ * The SQL a workload writes differently per server, so the workload never
+ * asks for a driver's name. Strings are never NULL unless said so.
+ */
+struct db_dialect {
+	const char *tinyint;            /* a one-byte integer column type */
+	const char *datetime;           /* a date and time column type */
+	const char *table_opts;         /* after CREATE TABLE (...): " ENGINE = innodb" */
+	const char *for_update;         /* " FOR UPDATE", or "" where rows are not locked so */
+	const char *join_hint;          /* a join that keeps its tables' order ("STRAIGHT_JOIN"), or "," */
+	const char *isolation;          /* printf format taking "REPEATABLE READ"...; NULL: none */
+	const char *run_session;        /* a statement for each run connection, or NULL */
+	bool fk;                        /* ALTER TABLE ... ADD CONSTRAINT ... FOREIGN KEY works */
+};
+
 /* Receives one server fact or setting for the result's info section. */
 typedef void (*db_info_fn)(void *arg, const char *key, const char *val);
 
@@ -103,6 +144,7 @@ struct db_driver {
 	const char *name;               /* the --driver value: "mysql", "pgsql", "sqlite" */
 	const char *desc;
 	unsigned flags;                 /* enum db_flags */
+	const struct db_dialect *dialect;
 
 	/*
 	 * Open a connection as @cfg says. On success *@out is a new connection
@@ -118,6 +160,15 @@ struct db_driver {
 
 	/* Run one SQL text without parameters, discarding any rows. */
 	int (*exec)(struct db_conn *c, const char *sql);
+
+	/*
+	 * Run one SQL text without parameters and read every row it returns,
+	 * counting them in @res->rows and keeping the values of row @res->want
+	 * (see struct db_result; a value too long for what is left of its
+	 * buffer is cut). @res may be NULL: exec(). Hot path: no allocation of
+	 * its own beyond what the client library does.
+	 */
+	int (*query)(struct db_conn *c, const char *sql, struct db_result *res);
 
 	/*
 	 * Prepare @sql with @nparams parameters of @types (at most DB_MAX_PARAMS),
@@ -183,6 +234,19 @@ extern const struct db_driver *const db_driver_table[];
 
 /* The driver named @name, or NULL when unknown or not built in. */
 const struct db_driver *db_driver_find(const char *name);
+
+/* Empty @r for a new result, keeping @r->want. For drivers. */
+void db_result_clear(struct db_result *r);
+
+/* Append the next value of row @r->want: @len bytes at @s, or SQL NULL when @s is NULL. */
+void db_result_put(struct db_result *r, const char *s, size_t len);
+
+/* Value @col as text (NUL-terminated; "" when NULL or missing). */
+const char *db_result_str(const struct db_result *r, unsigned col);
+
+/* Value @col as a number (0 when NULL, missing or not a number). */
+int64_t db_result_int(const struct db_result *r, unsigned col);
+double db_result_double(const struct db_result *r, unsigned col);
 
 /* The last error on @c (never NULL). */
 static inline const char *db_errmsg(const struct db_conn *c)

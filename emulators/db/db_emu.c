@@ -14,6 +14,7 @@
 
 #include "appio/result.h"
 #include "db_oltp.h"
+#include "db_tpcc.h"
 
 /* The workloads db_oltp.c implements, with a line each for 'appio list'. */
 static const struct {
@@ -27,6 +28,8 @@ static const struct {
 	{ "oltp_update_non_index", "UPDATEs of the column c" },
 	{ "oltp_insert", "one INSERT of a new row" },
 	{ "oltp_delete", "one DELETE by id" },
+	{ "tpcc", "Percona-Lab sysbench-tpcc's TPC-C: New-Order, Payment, Order-Status, Delivery, "
+		  "Stock-Level" },
 };
 
 static bool workload_item(unsigned i, const char **name, const char **desc)
@@ -94,6 +97,14 @@ int db_check(const void *opts, char *about, size_t aboutlen, char *err, size_t e
 
 	if (rc)
 		return rc;
+	if (db_is_tpcc(o)) {
+		rc = db_tpcc_probe(o, c, true, err, errlen);
+		snprintf(about, aboutlen, "tpcc on %s at '%s', %llu table set(s) x %llu warehouse(s)",
+			 c->drv->name, c->where, (unsigned long long)o->tables,
+			 (unsigned long long)o->scale);
+		c->drv->disconnect(c);
+		return rc;
+	}
 	rc = check_tables(o, c, err, errlen);
 	snprintf(about, aboutlen, "%s on %s at '%s', %llu table(s) x %llu rows", o->workload,
 		 c->drv->name, c->where, (unsigned long long)o->tables, (unsigned long long)o->table_size);
@@ -122,6 +133,33 @@ static int check_no_tables(const struct db_opts *o, struct db_conn *c, char *err
 	return 0;
 }
 
+static int tpcc_prepare(const struct emu_action_args *a, struct emu_action_out *out,
+			char *err, size_t errlen)
+{
+	const struct db_opts *o = a->opts;
+	struct db_tpcc_prep st;
+	char msg[600] = "";
+	int rc = db_tpcc_prepare(o, a->threads, a->seed, a->stop, a->progress, &st, msg, sizeof(msg));
+
+	if (rc == -EINTR) {
+		snprintf(err, errlen, "%s; run 'appio db cleanup tpcc' before preparing again", msg);
+		return rc;
+	}
+	if (rc) {
+		snprintf(err, errlen, "%s", msg);
+		return -EIO;
+	}
+	snprintf(out->line, sizeof(out->line), "prepared %llu table set(s) x %llu warehouse(s) = %llu "
+		 "rows in %.2f s (%.0f rows/s), %u loader thread(s), foreign keys %s, seed %llu",
+		 (unsigned long long)o->tables, (unsigned long long)o->scale,
+		 (unsigned long long)st.rows, st.seconds, st.seconds > 0 ? (double)st.rows / st.seconds : 0,
+		 st.loaders, o->use_fk && db_opts_driver(o)->dialect->fk ? "on" : "off",
+		 (unsigned long long)a->seed);
+	out->items = st.rows;
+	out->seconds = st.seconds;
+	return 0;
+}
+
 static int prepare(const struct emu_action_args *a, struct emu_action_out *out, char *err, size_t errlen)
 {
 	const struct db_opts *o = a->opts;
@@ -132,6 +170,11 @@ static int prepare(const struct emu_action_args *a, struct emu_action_out *out, 
 
 	if (rc)
 		return rc;
+	if (db_is_tpcc(o)) {
+		rc = db_tpcc_probe(o, c, false, err, errlen);
+		c->drv->disconnect(c);
+		return rc ? rc : tpcc_prepare(a, out, err, errlen);
+	}
 	rc = check_no_tables(o, c, err, errlen);
 	c->drv->disconnect(c);
 	if (rc)
@@ -164,17 +207,59 @@ static int cleanup(const struct emu_action_args *a, struct emu_action_out *out, 
 	if (rc)
 		return rc;
 	c->drv->disconnect(c);
-	if (db_load_cleanup(o, err, errlen))
-		return -EIO;
-	snprintf(out->line, sizeof(out->line), "dropped sbtest1..%llu", (unsigned long long)o->tables);
+	if (db_is_tpcc(o)) {
+		if (db_tpcc_cleanup(o, err, errlen))
+			return -EIO;
+		snprintf(out->line, sizeof(out->line), "dropped the tpcc tables of set(s) 1..%llu",
+			 (unsigned long long)o->tables);
+	} else {
+		if (db_load_cleanup(o, err, errlen))
+			return -EIO;
+		snprintf(out->line, sizeof(out->line), "dropped sbtest1..%llu", (unsigned long long)o->tables);
+	}
 	out->items = o->tables;
 	return 0;
 }
 
+/* sysbench-tpcc's check command: a line per check; a failed check fails the action. */
+static int check(const struct emu_action_args *a, struct emu_action_out *out, char *err, size_t errlen)
+{
+	const struct db_opts *o = a->opts;
+	struct db_conn *c;
+	unsigned failed = 0;
+	int rc = connect_check(o, false, &c, err, errlen);
+
+	if (rc)
+		return rc;
+	if (!db_is_tpcc(o)) {
+		snprintf(err, errlen, "check: only the tpcc workload has consistency checks (not '%s')",
+			 o->workload);
+		rc = -EINVAL;
+	} else {
+		rc = db_tpcc_probe(o, c, true, err, errlen);
+	}
+	c->drv->disconnect(c);
+	if (rc)
+		return rc;
+	uint64_t t0 = emu_now();
+	rc = db_tpcc_check(o, a->threads, a->stop, out->line, sizeof(out->line), &failed, err, errlen);
+	if (rc)
+		return rc == -EINTR ? rc : -EIO;
+	out->items = o->scale * o->tables;
+	out->seconds = (double)(emu_now() - t0) / 1e9;
+	if (failed) {
+		snprintf(err, errlen, "%u of 10 checks failed on %llu warehouse(s) x %llu table set(s):\n%s",
+			 failed, (unsigned long long)o->scale, (unsigned long long)o->tables, out->line);
+		return -EIO;
+	}
+	return 0;
+}
+
 const struct emu_action db_actions[] = {
-	{ "prepare", "create and load sbtest1..N (--tables x --table-size rows, --threads loaders)",
-	  prepare },
-	{ "cleanup", "drop sbtest1..N", cleanup },
+	{ "prepare", "create and load sbtest1..N (--tables x --table-size rows, --threads loaders), "
+	  "or tpcc's table sets (--tables x --scale warehouses)", prepare },
+	{ "cleanup", "drop sbtest1..N, or tpcc's table sets", cleanup },
+	{ "check", "tpcc: run sysbench-tpcc's consistency checks, each reported pass or FAIL", check },
 	{ NULL, NULL, NULL },
 };
 
@@ -217,6 +302,10 @@ void db_summary(const void *opts, const struct result *res, FILE *f)
 
 	if (!res->npoints)
 		return;
+	if (db_is_tpcc(opts)) {
+		db_tpcc_summary(opts, res, f);
+		return;
+	}
 	snprintf(pname, sizeof(pname), "p%s", db_percentile_names[pct]);
 	fprintf(f, "\n%-8s %10s %10s %9s %9s %9s %10s %10s %10s %7s %7s %7s\n", "threads", "TPS", "QPS",
 		"reads/s", "writes/s", "other/s", "mean", pname, "max", "errors", "retries", "reconn");

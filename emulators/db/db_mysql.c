@@ -46,12 +46,17 @@ static struct my_conn *my_of(struct db_conn *c)
 }
 
 /* SysBench's default ignorable errors, and the codes of a vanished server. */
-static int classify(unsigned no)
+static int classify(struct my_conn *c, unsigned no)
 {
 	switch (no) {
 	case ER_LOCK_DEADLOCK:
+		c->pub.why = DB_WHY_DEADLOCK;
+		return DB_RETRY;
 	case ER_LOCK_WAIT_TIMEOUT:
+		c->pub.why = DB_WHY_LOCK_WAIT;
+		return DB_RETRY;
 	case ER_CHECKREAD:
+		c->pub.why = DB_WHY_SERIALIZATION;
 		return DB_RETRY;
 	case CR_SERVER_GONE_ERROR:
 	case CR_SERVER_LOST:
@@ -65,7 +70,7 @@ static int classify(unsigned no)
 /* Record the error @no/@msg on @c and return its class. */
 static int fail(struct my_conn *c, unsigned no, const char *msg)
 {
-	int rc = classify(no);
+	int rc = classify(c, no);
 
 	if (rc == DB_LOST)
 		snprintf(c->pub.err, sizeof(c->pub.err), "lost connection to mysql at '%s': %s",
@@ -154,6 +159,30 @@ static int my_exec(struct db_conn *dc, const char *sql)
 		mysql_free_result(res);
 	else if (mysql_errno(c->m))
 		return conn_fail(c);
+	return 0;
+}
+
+static int my_query(struct db_conn *dc, const char *sql, struct db_result *res)
+{
+	struct my_conn *c = my_of(dc);
+
+	if (!res)
+		return my_exec(dc, sql);
+	db_result_clear(res);
+	if (mysql_real_query(c->m, sql, strlen(sql)))
+		return conn_fail(c);
+	MYSQL_RES *r = mysql_store_result(c->m);
+	if (!r)
+		return mysql_errno(c->m) ? conn_fail(c) : 0;
+	res->rows = mysql_num_rows(r);
+	if (res->want < res->rows) {
+		mysql_data_seek(r, res->want);
+		MYSQL_ROW row = mysql_fetch_row(r);
+		unsigned long *len = mysql_fetch_lengths(r);
+		for (unsigned i = 0; row && len && i < mysql_num_fields(r); i++)
+			db_result_put(res, row[i], row[i] ? len[i] : 0);
+	}
+	mysql_free_result(r);
 	return 0;
 }
 
@@ -328,12 +357,26 @@ static int my_datadir(struct db_conn *dc, char *buf, size_t len)
 	return 0;
 }
 
+/* sysbench-tpcc's MySQL schema and sessions: foreign key checks off in every session. */
+static const struct db_dialect my_dialect = {
+	.tinyint = "tinyint",
+	.datetime = "datetime",
+	.table_opts = " /*! ENGINE = innodb */",
+	.for_update = " FOR UPDATE",
+	.join_hint = "STRAIGHT_JOIN",
+	.isolation = "SET SESSION TRANSACTION ISOLATION LEVEL %s",
+	.run_session = "SET FOREIGN_KEY_CHECKS=0",
+	.fk = true,
+};
+
 const struct db_driver db_mysql_driver = {
 	.name = "mysql",
 	.desc = "MySQL or MariaDB server (libmariadb/libmysqlclient)",
+	.dialect = &my_dialect,
 	.connect = my_connect,
 	.disconnect = my_disconnect,
 	.exec = my_exec,
+	.query = my_query,
 	.prepare = my_prepare,
 	.execute = my_execute,
 	.begin = my_begin,

@@ -36,6 +36,7 @@
 #include "appio/trace_record.h"
 #include "appio/xalloc.h"
 #include "db_oltp.h"
+#include "db_tpcc.h"
 #include "sysbench/db_rand.h"
 
 #define RECONNECT_NS (30ULL * 1000000000ULL)  /* give up reconnecting after this */
@@ -274,6 +275,11 @@ bool db_oltp_workload_exists(const char *name)
 	return find_workload(name) != NULL;
 }
 
+bool db_is_tpcc(const struct db_opts *o)
+{
+	return o->workload && !strcmp(o->workload, "tpcc");
+}
+
 /* How many statements of group @g a transaction runs, given the options. */
 static unsigned group_count(const struct oltp_workload *wl, const struct db_opts *o, enum oltp_group g)
 {
@@ -503,26 +509,64 @@ static int oltp_step(struct emu_worker *w)
 	}
 }
 
+/* emu_db runs either workload family: the options say which. */
+static int db_setup(struct emu_run *run, char *err, size_t errlen)
+{
+	return db_is_tpcc(run->opts) ? db_tpcc_setup(run, err, errlen) : oltp_setup(run, err, errlen);
+}
+
+static int db_worker_init(struct emu_worker *w)
+{
+	return db_is_tpcc(w->run->opts) ? db_tpcc_worker_init(w) : oltp_worker_init(w);
+}
+
+static int db_step(struct emu_worker *w)
+{
+	return db_is_tpcc(w->run->opts) ? db_tpcc_step(w) : oltp_step(w);
+}
+
+static void db_worker_fini(struct emu_worker *w)
+{
+	if (db_is_tpcc(w->run->opts))
+		db_tpcc_worker_fini(w);
+	else
+		oltp_worker_fini(w);
+}
+
+/* --capture is the OLTP workloads' (tpcc's setup refuses it) */
+static void db_point_end(struct emu_run *run, const struct point_result *p)
+{
+	if (!db_is_tpcc(run->opts))
+		oltp_point_end(run, p);
+}
+
+static int db_finish(struct emu_run *run, char *err, size_t errlen)
+{
+	return db_is_tpcc(run->opts) ? 0 : oltp_finish(run, err, errlen);
+}
+
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
 static const char *const oltp_classes[] = { "txn", "read", "write", "other", NULL };
 static const char *const oltp_counters[] = { "errors", "retries", "reconnects",
 					      "retried_stmts", NULL };
 
 const struct emu_ops emu_db = {
 	.name = "db",
-	.desc = "SysBench OLTP workloads against a real MySQL, PostgreSQL or SQLite database",
+	.desc = "SysBench OLTP and TPC-C workloads against a real MySQL, PostgreSQL or SQLite database",
 	.flags = EMU_NO_TARGET,
 	.opts = db_opt_table,
 	.opts_size = sizeof(struct db_opts),
-	.run_priv_size = sizeof(struct oltp_run),
-	.worker_priv_size = sizeof(struct oltp_worker),
-	.classes = oltp_classes,
+	.run_priv_size = MAX(sizeof(struct oltp_run), DB_TPCC_RUN_PRIV),
+	.worker_priv_size = MAX(sizeof(struct oltp_worker), DB_TPCC_WORKER_PRIV),
+	.classes = oltp_classes,        /* tpcc's setup names its own */
 	.counters = oltp_counters,
-	.setup = oltp_setup,
-	.worker_init = oltp_worker_init,
-	.step = oltp_step,
-	.worker_fini = oltp_worker_fini,
-	.point_end = oltp_point_end,
-	.finish = oltp_finish,
+	.setup = db_setup,
+	.worker_init = db_worker_init,
+	.step = db_step,
+	.worker_fini = db_worker_fini,
+	.point_end = db_point_end,
+	.finish = db_finish,
 	/* around the run: db_emu.c */
 	.default_args = "--time 10",
 	.suite_review_args = "--workload oltp_read_write --tables 4 --table-size 100000 "

@@ -1,6 +1,8 @@
 /*
  * db_oltp.h - SysBench 1.0's OLTP workloads against a real database: the
- * options, the workload table, the emulator "db", and prepare/cleanup.
+ * options, the workload table, the emulator "db", and prepare/cleanup. The
+ * emulator also runs TPC-C (--workload tpcc: db_tpcc.h) with the same
+ * options, connections and conventions.
  *
  * The core parses the command line into struct db_opts with db_opt_table
  * (beside its run options: --threads, --time, --ramp alias --warmup-time,
@@ -29,6 +31,9 @@ struct db_opts {
 	const char *workload;           /* oltp_read_write, ... */
 	int driver;                     /* index into db_driver_names */
 	uint64_t tables, table_size;
+	uint64_t scale;                 /* tpcc: warehouses per table set */
+	bool use_fk;                    /* tpcc: foreign keys */
+	int trx_level;                  /* tpcc: index into db_trx_level_names */
 	int percentile;                 /* index into db_percentile_names */
 	struct db_mix mix;              /* the statement mix, as the oltp emulator's */
 	bool reconnect;
@@ -47,6 +52,8 @@ struct db_opts {
 enum { DB_OPT_MYSQL, DB_OPT_PGSQL, DB_OPT_SQLITE };
 extern const char *const db_driver_names[];
 extern const char *const db_percentile_names[];
+extern const char *const db_trx_level_names[];      /* RR, RC, SER */
+extern const char *const db_trx_level_sql[];        /* "REPEATABLE READ", ... */
 
 /* The emulator's own options, OPT_END-terminated. */
 extern const struct opt_def db_opt_table[];
@@ -78,6 +85,9 @@ extern const char db_pad_template[DB_PAD_LEN + 1];
 
 /* Is @name one of SysBench's OLTP workloads that appio implements? */
 bool db_oltp_workload_exists(const char *name);
+
+/* Is @o's workload TPC-C (db_tpcc.c) rather than one of the OLTP scripts? */
+bool db_is_tpcc(const struct db_opts *o);
 
 /*
  * db_opts.c. Check @o: the workload exists, the driver is built in, the

@@ -18,6 +18,8 @@
 
 const char *const db_driver_names[] = { "mysql", "pgsql", "sqlite", NULL };
 const char *const db_percentile_names[] = { "50", "90", "99", "99.9", "99.99", NULL };
+const char *const db_trx_level_names[] = { "RR", "RC", "SER", NULL };
+const char *const db_trx_level_sql[] = { "REPEATABLE READ", "READ COMMITTED", "SERIALIZABLE", NULL };
 static const char *const journal_names[] = {
 	"wal", "delete", "truncate", "persist", "memory", "off", NULL,
 };
@@ -33,6 +35,11 @@ const struct opt_def db_opt_table[] = {
 	{ "percentile", OPT_ENUM, OFF(percentile), "99",
 	  "latency percentile in the SQL statistics (all of them are in the JSON)", db_percentile_names,
 	  .flags = OPT_WHERE },
+	{ "scale", OPT_UINT, OFF(scale), "1", "tpcc: warehouses in each table set", .min = 1,
+	  .max = 32767 },
+	{ "use-fk", OPT_BOOL, OFF(use_fk), "on", "tpcc: foreign keys between the tables" },
+	{ "trx-level", OPT_ENUM, OFF(trx_level), "RR", "tpcc: transaction isolation level",
+	  db_trx_level_names },
 	DB_MIX_OPTS(OFF(mix)),
 	{ "reconnect", OPT_BOOL, OFF(reconnect), "off",
 	  "on a lost connection, reconnect and go on (counted) instead of stopping" },
@@ -83,10 +90,10 @@ const struct db_driver *db_opts_driver(const struct db_opts *o)
 
 int db_opts_check(const struct db_opts *o, char *err, size_t errlen)
 {
-	if (!o->workload || !db_oltp_workload_exists(o->workload)) {
+	if (!o->workload || (!db_oltp_workload_exists(o->workload) && !db_is_tpcc(o))) {
 		snprintf(err, errlen, "unknown workload '%s' (expected one of: oltp_read_write, "
 			 "oltp_read_only, oltp_write_only, oltp_point_select, oltp_update_index, "
-			 "oltp_update_non_index, oltp_insert, oltp_delete)", o->workload ? o->workload : "");
+			 "oltp_update_non_index, oltp_insert, oltp_delete, tpcc)", o->workload ? o->workload : "");
 		return -EINVAL;
 	}
 	if (!db_opts_driver(o)) {

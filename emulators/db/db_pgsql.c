@@ -88,8 +88,10 @@ static int check(struct pg_conn *c, PGresult *res)
 	const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
 	int rc = DB_FATAL;
 	if (state && (!strcmp(state, "40P01") || !strcmp(state, "40001") ||
-		      !strcmp(state, "23505")))
+		      !strcmp(state, "23505"))) {
 		rc = DB_RETRY;
+		c->pub.why = !strcmp(state, "40P01") ? DB_WHY_DEADLOCK : DB_WHY_SERIALIZATION;
+	}
 	snprintf(c->pub.err, sizeof(c->pub.err), "pgsql: %s (SQLSTATE %s)",
 		 msg ? msg : PQerrorMessage(c->pg), state ? state : "?");
 	one_line(c->pub.err);
@@ -164,6 +166,27 @@ static int pg_exec(struct db_conn *dc, const char *sql)
 	struct pg_conn *c = pg_of(dc);
 
 	return check(c, PQexec(c->pg, sql));
+}
+
+/* Copy row @res->want of the result @r, then classify it like check(). */
+static int pg_query(struct db_conn *dc, const char *sql, struct db_result *res)
+{
+	struct pg_conn *c = pg_of(dc);
+	PGresult *r = PQexec(c->pg, sql);
+
+	if (!res)
+		return check(c, r);
+	db_result_clear(res);
+	if (r && PQresultStatus(r) == PGRES_TUPLES_OK) {
+		res->rows = (uint64_t)PQntuples(r);
+		if (res->want < res->rows) {
+			int row = (int)res->want;
+			for (int i = 0; i < PQnfields(r) && i < DB_RESULT_COLS; i++)
+				db_result_put(res, PQgetisnull(r, row, i) ? NULL : PQgetvalue(r, row, i),
+					      (size_t)PQgetlength(r, row, i));
+		}
+	}
+	return check(c, r);
 }
 
 static int pg_prepare(struct db_conn *dc, const char *sql, unsigned nparams,
@@ -344,12 +367,25 @@ static int pg_datadir(struct db_conn *dc, char *buf, size_t len)
 	return 0;
 }
 
+/* sysbench-tpcc's PostgreSQL schema: foreign keys checked in every session. */
+static const struct db_dialect pg_dialect = {
+	.tinyint = "smallint",
+	.datetime = "timestamp",
+	.table_opts = "",
+	.for_update = " FOR UPDATE",
+	.join_hint = ",",
+	.isolation = "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL %s",
+	.fk = true,
+};
+
 const struct db_driver db_pgsql_driver = {
 	.name = "pgsql",
 	.desc = "PostgreSQL server (libpq)",
+	.dialect = &pg_dialect,
 	.connect = pg_connect,
 	.disconnect = pg_disconnect,
 	.exec = pg_exec,
+	.query = pg_query,
 	.prepare = pg_prepare,
 	.execute = pg_execute,
 	.begin = pg_begin,

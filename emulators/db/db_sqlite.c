@@ -49,8 +49,10 @@ static int fail(struct lite_conn *c, int code)
 
 	snprintf(c->pub.err, sizeof(c->pub.err), "sqlite: %s (error %d) on '%s'",
 		 sqlite3_errmsg(c->db), code, c->pub.where);
-	if (prim == SQLITE_BUSY || prim == SQLITE_LOCKED)
+	if (prim == SQLITE_BUSY || prim == SQLITE_LOCKED) {
+		c->pub.why = DB_WHY_LOCK_WAIT;
 		return DB_RETRY;
+	}
 	return DB_FATAL;
 }
 
@@ -76,6 +78,30 @@ static int lite_exec(struct db_conn *dc, const char *sql)
 	rc = run(c, st);
 	sqlite3_finalize(st);
 	return rc;
+}
+
+/* Step to the end, counting rows and keeping row @res->want. */
+static int lite_query(struct db_conn *dc, const char *sql, struct db_result *res)
+{
+	struct lite_conn *c = lite_of(dc);
+	sqlite3_stmt *st;
+
+	if (!res)
+		return lite_exec(dc, sql);
+	db_result_clear(res);
+	int rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return fail(c, rc);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (res->rows++ != res->want)
+			continue;
+		for (int i = 0; i < sqlite3_column_count(st); i++) {
+			const char *v = (const char *)sqlite3_column_text(st, i);
+			db_result_put(res, v, v ? (size_t)sqlite3_column_bytes(st, i) : 0);
+		}
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : fail(c, rc);
 }
 
 static void lite_disconnect(struct db_conn *dc)
@@ -291,13 +317,28 @@ static int lite_info(struct db_conn *dc, db_info_fn add, void *arg)
 	return 0;
 }
 
+/*
+ * SQLite locks the whole database for a writer (BEGIN IMMEDIATE), so it has
+ * no FOR UPDATE, and its transactions are serializable whatever is asked; it
+ * cannot add a foreign key to an existing table.
+ */
+static const struct db_dialect lite_dialect = {
+	.tinyint = "smallint",
+	.datetime = "timestamp",
+	.table_opts = "",
+	.for_update = "",
+	.join_hint = "CROSS JOIN",      /* SQLite's way to keep orders before order_line */
+};
+
 const struct db_driver db_sqlite_driver = {
 	.name = "sqlite",
 	.desc = "embedded SQLite database file (libsqlite3)",
 	.flags = DB_SERIAL_WRITES | DB_FILE,
+	.dialect = &lite_dialect,
 	.connect = lite_connect,
 	.disconnect = lite_disconnect,
 	.exec = lite_exec,
+	.query = lite_query,
 	.prepare = lite_prepare,
 	.execute = lite_execute,
 	.begin = lite_begin,

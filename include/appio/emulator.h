@@ -140,6 +140,14 @@ struct emu_run {
 	 */
 	unsigned qd;
 	uint64_t spin_ns;
+	/*
+	 * Set by setup(), optional: the classes and counters of this run when
+	 * they depend on its options (a database emulator's workload: TPC-C's
+	 * transaction types); same rules as ops->classes and ops->counters.
+	 * NULL: those of the ops.
+	 */
+	const char *const *classes;
+	const char *const *counters;
 	uint64_t expect_ns;     /* set by setup(), optional: how long a point will last when
 				   it ends before --time (a trace's span), for the progress line */
 	bool force;             /* the run's --force, for emulators that open more targets
@@ -173,11 +181,16 @@ struct emu_action_args {
 	uint64_t seed;                  /* the run's seed */
 	unsigned threads;               /* the largest --threads value: how parallel it may be */
 	volatile sig_atomic_t *stop;    /* nonzero (Ctrl-C): give up soon and return -EINTR */
+	/*
+	 * Optional (may be NULL): show @line (one line, no newline) as the
+	 * action's progress; for an action that takes minutes. Main thread only.
+	 */
+	void (*progress)(const char *line);
 };
 
 /* What an action did, for the user and for the suite's document. */
 struct emu_action_out {
-	char line[512];                 /* one line saying what was done */
+	char line[1024];                /* one line saying what was done (a check: a line each) */
 	uint64_t items;                 /* how many things it made (rows loaded...) */
 	double seconds;                 /* how long that took */
 };

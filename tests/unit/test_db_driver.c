@@ -20,8 +20,11 @@ static void test_table(void)
 		const struct db_driver *x = *d;
 		CHECK(x->name && x->desc, "driver %u lacks a name or description", n);
 		CHECK(x->connect && x->disconnect && x->exec && x->prepare && x->execute &&
-		      x->begin && x->commit && x->rollback && x->create_table && x->load && x->info,
-		      "driver '%s' lacks a callback", x->name);
+		      x->begin && x->commit && x->rollback && x->create_table && x->load && x->info &&
+		      x->query, "driver '%s' lacks a callback", x->name);
+		const struct db_dialect *dl = x->dialect;
+		CHECK(dl && dl->tinyint && dl->datetime && dl->table_opts && dl->for_update && dl->join_hint,
+		      "driver '%s' lacks its SQL dialect", x->name);
 		CHECK(db_driver_find(x->name) == x, "'%s' not found by name", x->name);
 		for (const struct db_driver *const *e = db_driver_table; *e != x; e++)
 			CHECK(strcmp((*e)->name, x->name), "'%s' registered twice", x->name);
@@ -33,6 +36,29 @@ static void test_table(void)
 	CHECK(db_driver_find("nosuch") == NULL, "unknown name found");
 	for (const struct opt_def *o = db_opt_table; o->name; o++)
 		CHECK(o->help && *o->help, "--%s has no help", o->name);
+}
+
+/* A result keeps one row's values as text, cut to its buffer, NULL apart from "". */
+static void test_result(void)
+{
+	struct db_result r = { .want = 3 };
+	char big[DB_RESULT_BUF + 10];
+
+	db_result_clear(&r);
+	CHECK(r.want == 3 && r.rows == 0 && r.ncols == 0, "clear");
+	db_result_put(&r, "-42.50", 6);
+	db_result_put(&r, NULL, 0);
+	db_result_put(&r, "abc", 2);
+	CHECK(r.ncols == 3, "%u values", r.ncols);
+	CHECK(db_result_int(&r, 0) == -42 && db_result_double(&r, 0) == -42.5, "numbers");
+	CHECK(r.null[1] && !strcmp(db_result_str(&r, 1), ""), "NULL");
+	CHECK(!strcmp(db_result_str(&r, 2), "ab"), "'%s'", db_result_str(&r, 2));
+	CHECK(!strcmp(db_result_str(&r, 7), "") && db_result_int(&r, 7) == 0, "missing value");
+	memset(big, 'x', sizeof(big));
+	db_result_put(&r, big, sizeof(big));
+	CHECK(r.ncols == 4 && strlen(db_result_str(&r, 3)) < DB_RESULT_BUF, "a long value is cut");
+	db_result_put(&r, "1", 1);
+	CHECK(r.ncols == 4, "no room, no value");
 }
 
 static void test_placeholders(void)
@@ -88,6 +114,16 @@ static void test_sqlite(void)
 	CHECK(d->execute(c, ins, dup) == DB_FATAL, "duplicate accepted");
 	CHECK(strstr(db_errmsg(c), "UNIQUE") != NULL, "message '%s'", db_errmsg(c));
 	CHECK(d->info(c, info, mode) == 0 && !strcmp(mode, "wal"), "journal_mode '%s'", mode);
+	/* query: every row counted, the one asked for kept */
+	struct db_result r = { .want = 2 };
+	CHECK(d->query(c, "SELECT id, c, NULL FROM sbtest1 WHERE id <= 10 ORDER BY id DESC", &r) == 0,
+	      "query: %s", db_errmsg(c));
+	CHECK(r.rows == 10 && r.ncols == 3 && db_result_int(&r, 0) == 8 && r.null[2], "rows %llu, id %lld",
+	      (unsigned long long)r.rows, (long long)db_result_int(&r, 0));
+	r.want = 50;
+	CHECK(d->query(c, "SELECT id FROM sbtest1 WHERE id <= 10", &r) == 0 && r.rows == 10 && !r.ncols,
+	      "a row past the end keeps nothing");
+	CHECK(d->query(c, "SELECT nosuch FROM sbtest1", &r) == DB_FATAL, "a bad query is fatal");
 	d->disconnect(c);
 	snprintf(err, sizeof(err), "rm -rf '%s'", dir);
 	CHECK(system(err) == 0, "cleanup");
@@ -98,6 +134,7 @@ int main(void)
 {
 	RUN(test_table);
 	RUN(test_placeholders);
+	RUN(test_result);
 #ifdef HAVE_SQLITE
 	RUN(test_sqlite);
 #endif
