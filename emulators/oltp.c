@@ -174,6 +174,7 @@ static int table_geometry(struct oltp_run *r, struct oltp_table *t, uint64_t row
 
 	if (db->model == DBM_INNODB) {
 		uint32_t per_leaf = dbm_tree_per_page(db->page_size, 120, 15.0 / 16, 206);
+		dbm_space(db);          /* file-per-table: sbtestN.ibd holds both indexes */
 		rc = dbm_tree_init(&t->pk, rows, per_leaf, dbm_tree_per_page(db->page_size, 120, 15.0 / 16, 13),
 				   dbm_alloc(db, 0));
 		if (!rc) {
@@ -193,15 +194,18 @@ static int table_geometry(struct oltp_run *r, struct oltp_table *t, uint64_t row
 	}
 	uint32_t per_heap = dbm_tree_per_page(db->page_size, 24, 1.0, 220);
 	uint32_t per_idx = dbm_tree_per_page(db->page_size, 40, 0.9, 20);
+	dbm_space(db);                  /* each relation is a file of its own */
 	rc = dbm_tree_init_heap(&t->heap, rows, per_heap, dbm_alloc(db, 0));
 	dbm_alloc(db, t->heap.npages);
 	/* the heap grows at its end (INSERT after DELETE, without vacuum): room for
 	   1/8 of the table, reused circularly (a model limit) */
 	t->grow_pages = t->heap.npages / 8 + 16;
 	t->grow_first = dbm_alloc(db, t->grow_pages);
+	dbm_space(db);
 	if (!rc)
 		rc = dbm_tree_init(&t->pk, rows, per_idx, per_idx, dbm_alloc(db, 0));
 	dbm_alloc(db, rc ? 0 : t->pk.npages);
+	dbm_space(db);
 	if (!rc)
 		rc = dbm_tree_init(&t->k, rows, per_idx, per_idx, dbm_alloc(db, 0));
 	dbm_alloc(db, rc ? 0 : t->k.npages);

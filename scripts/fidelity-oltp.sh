@@ -276,8 +276,9 @@ def per($n): if $n > 0 then . / $n else 0 end;
     ["writes", $d.buffers_checkpoint + $d.buffers_clean + $d.buffers_backend],
     ["redo", $d.wal_bytes], ["fsyncs", $d.wal_sync]]
   end) as $real |
- {reads: $c.bp_reads, writes: $c.pages_written, redo: $c.log_bytes,
-  fsyncs: ($c.log_fsyncs + $c.data_fsyncs + $c.dblwr_writes), dblwr: $c.dblwr_pages} as $emuc |
+ {reads: $c.bp_reads, writes: $c.pages_written, redo: $c.log_bytes, dblwr: $c.dblwr_pages,
+  fsyncs: (if $r.engine == "mariadb" then $c.log_fsyncs + $c.data_fsyncs + $c.dblwr_writes
+	   else $c.log_fsyncs end)} as $emuc |
  (($real[] | [.[0], (.[1] | per($p.txns)), ($emuc[.[0]] | per($c.txns))]),
   ["tps", $p.tps, $e.tps], ["p99", ($p.p99 / 1e6), ($e.p99 / 1e6)]) |
  [$r.engine, $r.name, $r.role, $p.threads] + . | map(tostring) | join(" "))'

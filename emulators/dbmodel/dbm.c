@@ -97,6 +97,31 @@ uint64_t dbm_alloc(struct dbm *db, uint64_t npages)
 	return first;
 }
 
+void dbm_space(struct dbm *db)
+{
+	if (db->nspaces && db->space_first[db->nspaces - 1] == db->pages)
+		return;         /* the last one is still empty: it is this one */
+	if (db->nspaces == db->space_cap) {
+		db->space_cap = db->space_cap ? db->space_cap * 2 : 16;
+		db->space_first = xrealloc(db->space_first, db->space_cap * sizeof(*db->space_first));
+	}
+	db->space_first[db->nspaces++] = db->pages;
+}
+
+uint32_t dbm_space_of(const struct dbm *db, uint64_t page)
+{
+	uint32_t lo = 0, hi = db->nspaces;      /* the last space whose first page <= page */
+
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (db->space_first[mid] <= page)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Where the log, doublewrite area and tablespace sit; the thresholds that follow. */
 static void layout(struct dbm *db, const struct target *t)
 {
@@ -154,7 +179,18 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 {
 	const struct target *t = run->target;
 
+	if (!db->nspaces || db->space_first[0] != 0) {
+		/* pages allocated before the first dbm_space() call: a tablespace of
+		   their own, in front (dbm_space() appends it, it moves to slot 0) */
+		uint64_t pages = db->pages;
+		db->pages = 0;
+		dbm_space(db);
+		db->pages = pages;
+		memmove(db->space_first + 1, db->space_first, (db->nspaces - 1) * sizeof(*db->space_first));
+		db->space_first[0] = 0;
+	}
 	if (db->model == DBM_INNODB) {
+		dbm_space(db);          /* the system tablespace: undo logs, rollback segments */
 		db->undo_first = dbm_alloc(db, UNDO_PAGES);
 		db->undo_pages = UNDO_PAGES;
 		db->rseg_first = dbm_alloc(db, RSEGS);
@@ -177,6 +213,7 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 		return -EINVAL;
 	}
 	db->fd = t->fd;
+	db->space_unsynced = xcalloc(db->nspaces, sizeof(*db->space_unsynced));
 	dbm_pool_init(&db->pool, db->frames);
 	if (db->model == DBM_INNODB)    /* innodb_old_blocks_pct, innodb_old_blocks_time */
 		dbm_pool_set_midpoint(&db->pool, 37, 1000);
@@ -201,9 +238,14 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 
 void dbm_release(struct dbm *db)
 {
+	free(db->space_first);
+	db->space_first = NULL;
+	db->nspaces = db->space_cap = 0;
 	if (!db->started)
 		return;
 	dbm_pool_release(&db->pool);
+	free(db->space_unsynced);
+	db->space_unsynced = NULL;
 	free(db->page_epoch);
 	db->page_epoch = NULL;
 	pthread_mutex_destroy(&db->pool_mx);

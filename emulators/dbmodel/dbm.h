@@ -180,7 +180,9 @@ struct dbm {
 	uint64_t written_lsn, flushed_lsn;
 	bool log_busy;                  /* a leader is writing */
 	_Atomic uint64_t ckpt_lsn;
-	atomic_bool data_unsynced;      /* pages written since the last data fsync */
+	uint64_t *space_first;          /* first page of each tablespace (file), ascending */
+	uint32_t nspaces, space_cap;
+	atomic_bool *space_unsynced;    /* [space]: pages written since its last fsync */
 	_Atomic uint64_t undo_pos;
 	_Atomic uint32_t epoch;         /* postgres: checkpoints begun (full-page images) */
 	uint32_t *page_epoch;           /* postgres: epoch of each page's last full-page image */
@@ -201,6 +203,17 @@ int dbm_config(struct dbm *db, const struct dbm_opts *o, char *err, size_t errle
 
 /* Reserve @npages tablespace pages; returns the first page id. Before dbm_start(). */
 uint64_t dbm_alloc(struct dbm *db, uint64_t npages);
+
+/*
+ * The pages allocated from now on belong to a new tablespace: a file of its
+ * own on the server (an InnoDB .ibd file, a PostgreSQL relation). A
+ * checkpoint fsyncs each tablespace written since its last fsync, one
+ * fdatasync each, as MariaDB's fil_flush_file_spaces() and PostgreSQL's
+ * checkpointer do per file: the drive sees that many flush commands. An
+ * emulator that never calls it has one tablespace (plus InnoDB's system
+ * tablespace, which dbm_start() opens for the undo log). Before dbm_start().
+ */
+void dbm_space(struct dbm *db);
 
 /*
  * Check that the target holds the layout (else -EINVAL naming --size and
@@ -288,6 +301,8 @@ void dbm_flush_kick(struct dbm *db);
 int dbm_flush_cleaner(struct emu_worker *w, struct dbm *db);
 int dbm_flush_checkpointer(struct emu_worker *w, struct dbm *db);
 int dbm_flush_bgwriter(struct emu_worker *w, struct dbm *db);
+/* The tablespace @page belongs to. */
+uint32_t dbm_space_of(const struct dbm *db, uint64_t page);
 /* Wait on @cv (with @mx held) until @ns from now at most. */
 void dbm_timed_wait(pthread_cond_t *cv, pthread_mutex_t *mx, uint64_t ns);
 

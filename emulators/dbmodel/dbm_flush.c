@@ -123,7 +123,8 @@ int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, un
 				      (unsigned long long)(db->data_off + pages[i] * db->page_size));
 	}
 	emu_count(w, DBM_C_WRITTEN, n);
-	atomic_store(&db->data_unsynced, true);
+	for (unsigned i = 0; i < n; i++)
+		atomic_store(&db->space_unsynced[dbm_space_of(db, pages[i])], true);
 	pthread_mutex_lock(&db->pool_mx);
 	for (unsigned i = 0; i < n; i++) {
 		dbm_pool_write_done(&db->pool, fi[i]);
@@ -200,11 +201,37 @@ static uint64_t flush_lru(struct emu_worker *w, struct dbm *db, uint64_t max, in
 	return done;
 }
 
-/* fil_flush_file_spaces() then the checkpoint at the oldest modification left. */
+/*
+ * fil_flush_file_spaces(): one fdatasync per tablespace written since its
+ * last one. The emulator's tablespaces share one file, so the first does the
+ * work and the others cost the drive a cache flush each, as the server's
+ * files would (ext4 sends one per fdatasync; a block device always does).
+ */
+static int sync_spaces(struct emu_worker *w, struct dbm *db)
+{
+	for (uint32_t s = 0; s < db->nspaces; s++) {
+		if (!atomic_exchange(&db->space_unsynced[s], false))
+			continue;
+		int64_t r = emu_io(w, DBM_CLS_PAGE_WRITE, IO_FDATASYNC, db->fd, NULL, 0, 0);
+		if (r < 0)
+			return emu_fail(w, (int)r, "data fsync failed");
+		emu_count(w, DBM_C_DATA_FSYNCS, 1);
+	}
+	return 0;
+}
+
+/*
+ * MariaDB's log_checkpoint(), after every page-cleaner batch and idle round:
+ * the data files written are fsynced first, whether the checkpoint can move
+ * or not; then the checkpoint at the oldest modification left.
+ */
 static int checkpoint(struct emu_worker *w, struct dbm *db, uint64_t upto)
 {
 	uint64_t lsn = atomic_load(&db->lsn);
+	int rc = sync_spaces(w, db);
 
+	if (rc)
+		return rc;
 	pthread_mutex_lock(&db->pool_mx);
 	uint64_t oldest = dbm_pool_oldest_lsn(&db->pool);
 	pthread_mutex_unlock(&db->pool_mx);
@@ -214,12 +241,6 @@ static int checkpoint(struct emu_worker *w, struct dbm *db, uint64_t upto)
 		oldest = upto;
 	if (oldest <= atomic_load(&db->ckpt_lsn) + 16)  /* SIZE_OF_FILE_CHECKPOINT */
 		return 0;
-	if (atomic_exchange(&db->data_unsynced, false)) {
-		int64_t r = emu_io(w, DBM_CLS_PAGE_WRITE, IO_FDATASYNC, db->fd, NULL, 0, 0);
-		if (r < 0)
-			return emu_fail(w, (int)r, "data fsync failed");
-		emu_count(w, DBM_C_DATA_FSYNCS, 1);
-	}
 	return dbm_log_checkpoint(w, db, oldest);
 }
 
@@ -345,7 +366,7 @@ int dbm_flush_checkpointer(struct emu_worker *w, struct dbm *db)
 	bool left = dbm_pool_oldest_lsn(&db->pool) < c->ckpt_redo;
 	pthread_mutex_unlock(&db->pool_mx);
 	if (!rc && !left && !emu_stopping(w)) {
-		atomic_store(&db->data_unsynced, true);         /* PostgreSQL fsyncs at the end */
+		/* PostgreSQL fsyncs the files written at the end (ProcessSyncRequests) */
 		rc = checkpoint(w, db, c->ckpt_redo);
 		c->ckpt_running = false;
 	}
