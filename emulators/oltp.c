@@ -487,6 +487,14 @@ static int oltp_bg_step(struct emu_worker *w)
 	return dbm_bg_step(w, &r->db);
 }
 
+static void oltp_info(struct emu_run *run)
+{
+	const struct oltp_opts *o = run->opts;
+	struct oltp_run *r = run->priv;
+
+	dbm_info(&r->db, &o->db, run, "oltp");
+}
+
 /* Counts the points, for --warmup-points. */
 static void oltp_point_end(struct emu_run *run, const struct point_result *p)
 {
@@ -513,5 +521,6 @@ const struct emu_ops emu_oltp = {
 	.step = oltp_step,
 	.bg_step = oltp_bg_step,
 	.point_end = oltp_point_end,
+	.info = oltp_info,
 	.teardown = oltp_teardown,
 };

@@ -236,6 +236,24 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 	return 0;
 }
 
+void dbm_info(const struct dbm *db, const struct dbm_opts *o, struct emu_run *run, const char *prefix)
+{
+	char key[64], val[160];
+
+	snprintf(key, sizeof(key), "%s.cpu_per_stmt_us", prefix);
+	snprintf(val, sizeof(val), "%g", (double)db->cpu_ns / 1000);
+	emu_info(run, key, val);
+	snprintf(key, sizeof(key), "%s.cpu_per_stmt", prefix);
+	snprintf(val, sizeof(val), o->cpu_per_stmt < 0
+		 ? "modelled: the %s default calibrated against the real server on 2 KVM cores "
+		   "(docs/oltp-tpcc.md says how to calibrate it on another machine)"
+		 : "modelled: given with --cpu-per-stmt (%s model)", dbm_model_names[db->model]);
+	emu_info(run, key, val);
+	snprintf(key, sizeof(key), "%s.client_rtt_us", prefix);
+	snprintf(val, sizeof(val), "%g", (double)db->rtt_ns / 1000);
+	emu_info(run, key, val);
+}
+
 void dbm_release(struct dbm *db)
 {
 	free(db->space_first);

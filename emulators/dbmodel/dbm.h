@@ -223,6 +223,14 @@ void dbm_space(struct dbm *db);
  */
 int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, size_t errlen);
 
+/*
+ * Say in the result (emu_info, "PREFIX.cpu_per_stmt_us" ...) which CPU and
+ * client costs the run modelled and whether they are the calibrated
+ * defaults or the user's: a TPS figure is only as good as them. Main thread,
+ * after dbm_config().
+ */
+void dbm_info(const struct dbm *db, const struct dbm_opts *o, struct emu_run *run, const char *prefix);
+
 /* Free the pool and destroy the locks. Safe after a failed or missing start. */
 void dbm_release(struct dbm *db);
 
