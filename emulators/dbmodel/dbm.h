@@ -142,6 +142,7 @@ struct dbm_txn {
 struct dbm_cleaner {
 	uint64_t t_round;               /* when the current round began */
 	uint64_t prev_lsn, lsn_avg_rate, avg_page_rate, sum_pages, last_pages;
+	uint64_t async_lsn;             /* innodb: flush everything changed below it (0: none) */
 	uint64_t t_prev;                /* innodb: last averaging; postgres: checkpoint start */
 	unsigned n_iter;
 	uint64_t ckpt_redo;             /* postgres: redo point of the running checkpoint */

@@ -5,8 +5,10 @@
  *
  * InnoDB (after MariaDB 10.11 buf0flu.cc, buf_flush_page_cleaner): once a
  * second, or when woken,
- *  - if the checkpoint age is past the async point (7/8 of the margin), flush
- *    the oldest pages at innodb_io_capacity_max ("furious flushing");
+ *  - if the checkpoint age is past the async point (7/8 of the margin), the
+ *    writers set a target, the current LSN (buf_flush_ahead), and the cleaner
+ *    flushes every page changed before it, innodb_io_capacity_max pages a
+ *    batch, back to back while the age stays past the point;
  *  - else if free frames are below innodb_lru_scan_depth / 2, LRU-flush:
  *    evict clean pages from the LRU tail and write dirty ones until
  *    innodb_lru_scan_depth frames are free;
@@ -283,6 +285,29 @@ static uint64_t recommend(struct dbm *db, uint64_t lsn, uint64_t oldest, uint64_
 	return n > db->io_capacity_max ? db->io_capacity_max : n;
 }
 
+/*
+ * buf_flush_ahead(): a writer whose change leaves the checkpoint age past
+ * the async point sets the page cleaner's target to its own LSN and wakes
+ * it, and so does every change after it while the age stays there. The
+ * cleaner then flushes every page first changed below the target, at
+ * innodb_io_capacity_max pages a batch, batch after batch, a checkpoint
+ * after each; the target is met when the oldest change left is past it.
+ * So a small log is emptied of nearly all its dirty pages at each crossing
+ * (MariaDB wrote 20-44% more pages per transaction than a model that only
+ * kept the age under the async point). Returns true while writers are
+ * still past the async point (they keep waking the cleaner).
+ */
+static bool async_target(struct dbm *db, uint64_t lsn, uint64_t oldest)
+{
+	bool past = lsn - atomic_load(&db->ckpt_lsn) > db->async_age;
+
+	if (past && db->cl.async_lsn < lsn)
+		db->cl.async_lsn = lsn;
+	if (db->cl.async_lsn && oldest >= db->cl.async_lsn)
+		db->cl.async_lsn = 0;
+	return past;
+}
+
 int dbm_flush_cleaner(struct emu_worker *w, struct dbm *db)
 {
 	uint64_t now = emu_now(), lsn = atomic_load(&db->lsn);
@@ -294,32 +319,36 @@ int dbm_flush_cleaner(struct emu_worker *w, struct dbm *db)
 	pthread_mutex_unlock(&db->pool_mx);
 	double dirty_pct = (double)dirty * 100.0 / (double)(lru + nfree ? lru + nfree : 1);
 	bool need_lru = lru > BUF_LRU_MIN_LEN && nfree < db->scan_depth / 2;
-	uint64_t age = oldest < lsn ? lsn - oldest : 0;
-	bool furious = lsn - atomic_load(&db->ckpt_lsn) > db->async_age || age > db->async_age;
+	uint64_t age = oldest < lsn ? lsn - oldest : 0, done = 0, lru_n = 0;
+	bool hurry = async_target(db, lsn, oldest);
 
 	if (oldest == UINT64_MAX) {
 		db->cl.last_pages = 0;
-	} else if (furious) {
-		db->cl.last_pages = flush_list(w, db, db->io_capacity_max,
-					       lsn - db->async_age + db->async_age / 8, &rc);
+	} else if (db->cl.async_lsn) {
+		done = flush_list(w, db, db->io_capacity_max, db->cl.async_lsn, &rc);
+		lru_n = db->io_capacity_max > done ? db->io_capacity_max - done : 0;
 	} else if (need_lru) {
-		db->cl.last_pages = flush_lru(w, db, db->io_capacity_max, &rc);
+		lru_n = db->io_capacity_max;
 	} else if (dirty_pct >= MAX_DIRTY_PCT || (db->adaptive_lwm && age > db->af_lwm)) {
 		uint64_t n = recommend(db, lsn, oldest, dirty, dirty_pct, now);
-		uint64_t done = flush_list(w, db, n, UINT64_MAX, &rc);
-		uint64_t lru_n = db->io_capacity_max > done ? db->io_capacity_max - done : 0;
-		if (lru_n < db->scan_depth && lru_n < db->io_capacity_max)
-			lru_n = db->scan_depth < db->io_capacity_max ? db->scan_depth : db->io_capacity_max;
-		db->cl.last_pages = done + (rc ? 0 : flush_lru(w, db, lru_n, &rc));
+		done = flush_list(w, db, n, UINT64_MAX, &rc);
+		lru_n = db->io_capacity_max > done ? db->io_capacity_max - done : 0;
 	}
+	/* after a flush-list batch, MariaDB LRU-flushes too: at least a scan depth */
+	if (done && lru_n < db->scan_depth)
+		lru_n = db->scan_depth < db->io_capacity_max ? db->scan_depth : db->io_capacity_max;
+	if (oldest != UINT64_MAX && lru_n && !rc)
+		done += flush_lru(w, db, lru_n, &rc);
+	if (oldest != UINT64_MAX)
+		db->cl.last_pages = done;
 	if (!rc && !emu_stopping(w))
 		rc = checkpoint(w, db, UINT64_MAX);
 	if (rc)
 		return rc < 0 ? rc : 0;
-	/* furious flushing goes on at once; an idle round waits for the next second */
-	if (!furious)
+	/* writers past the async point wake it at once; otherwise the next second */
+	if (!hurry)
 		cl_sleep(w, db, now + NSEC, true);
-	else if (!db->cl.last_pages)
+	else if (!done)
 		cl_sleep(w, db, emu_now() + NSEC / 1000, true);
 	return 0;
 }
