@@ -100,6 +100,25 @@ static int dblwr_write(struct emu_worker *w, struct dbm *db, unsigned n)
 	return 0;
 }
 
+/*
+ * fil_flush_file_spaces(): one fdatasync per tablespace written since its
+ * last one. The emulator's tablespaces share one file, so the first does the
+ * work and the others cost the drive a cache flush each, as the server's
+ * files would (ext4 sends one per fdatasync; a block device always does).
+ */
+static int sync_spaces(struct emu_worker *w, struct dbm *db)
+{
+	for (uint32_t s = 0; s < db->nspaces; s++) {
+		if (!atomic_exchange(&db->space_unsynced[s], false))
+			continue;
+		int64_t r = emu_io(w, DBM_CLS_PAGE_WRITE, IO_FDATASYNC, db->fd, NULL, 0, 0);
+		if (r < 0)
+			return emu_fail(w, (int)r, "data fsync failed");
+		emu_count(w, DBM_C_DATA_FSYNCS, 1);
+	}
+	return 0;
+}
+
 int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, unsigned n,
 		    bool dblwr, bool evict)
 {
@@ -129,6 +148,10 @@ int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, un
 	emu_count(w, DBM_C_WRITTEN, n);
 	for (unsigned i = 0; i < n; i++)
 		atomic_store(&db->space_unsynced[dbm_space_of(db, pages[i])], true);
+	/* buf_dblwr_t::write_completed(): a doublewrite batch whose page writes
+	   are done syncs the data files before its slot is reused */
+	if (dblwr && !rc)
+		rc = sync_spaces(w, db);
 	pthread_mutex_lock(&db->pool_mx);
 	for (unsigned i = 0; i < n; i++) {
 		dbm_pool_write_done(&db->pool, fi[i]);
@@ -203,25 +226,6 @@ static uint64_t flush_lru(struct emu_worker *w, struct dbm *db, uint64_t max, in
 		done += n;
 	}
 	return done;
-}
-
-/*
- * fil_flush_file_spaces(): one fdatasync per tablespace written since its
- * last one. The emulator's tablespaces share one file, so the first does the
- * work and the others cost the drive a cache flush each, as the server's
- * files would (ext4 sends one per fdatasync; a block device always does).
- */
-static int sync_spaces(struct emu_worker *w, struct dbm *db)
-{
-	for (uint32_t s = 0; s < db->nspaces; s++) {
-		if (!atomic_exchange(&db->space_unsynced[s], false))
-			continue;
-		int64_t r = emu_io(w, DBM_CLS_PAGE_WRITE, IO_FDATASYNC, db->fd, NULL, 0, 0);
-		if (r < 0)
-			return emu_fail(w, (int)r, "data fsync failed");
-		emu_count(w, DBM_C_DATA_FSYNCS, 1);
-	}
-	return 0;
 }
 
 /*

@@ -175,8 +175,9 @@ static void log_space_stall(void)
 	free(h);
 }
 
-/* Dirty @n pages (created, no read), then write them as one batch. */
-static int write_pages(struct harness *h, const uint64_t *page, unsigned n)
+/* Dirty @n pages (created, no read), then write them as one batch (@dblwr: through the
+   doublewrite area). */
+static int write_pages(struct harness *h, const uint64_t *page, unsigned n, bool dblwr)
 {
 	struct emu_worker *w = &h->w[0].pub;
 	uint32_t fi[8];
@@ -190,7 +191,7 @@ static int write_pages(struct harness *h, const uint64_t *page, unsigned n)
 		dbm_pool_pick(&h->db.pool, fi[i]);
 	}
 	pthread_mutex_unlock(&h->db.pool_mx);
-	return dbm_flush_write(w, &h->db, fi, n, false, false);
+	return dbm_flush_write(w, &h->db, fi, n, dblwr, false);
 }
 
 /* One page-cleaner round, without its wait for the next second. */
@@ -211,13 +212,19 @@ static void data_fsyncs_per_space(void)
 	CHECK(dbm_space_of(db, 0) == 0 && dbm_space_of(db, 99) == 0 && dbm_space_of(db, 100) == 1 &&
 	      dbm_space_of(db, 299) == 2 && dbm_space_of(db, db->undo_first) == 3 &&
 	      dbm_space_of(db, db->pages - 1) == 3, "pages map to their tablespaces");
-	CHECK(write_pages(h, (const uint64_t[]){ 5, 7, 250 }, 3) == 0, "three pages written");
+	CHECK(write_pages(h, (const uint64_t[]){ 5, 7, 250 }, 3, false) == 0, "three pages written");
 	CHECK(cleaner_round(h) == 0, "cleaner round");
 	CHECK(sum(h, DBM_C_DATA_FSYNCS) == 2, "two tablespaces written, two fsyncs: %llu",
 	      (unsigned long long)sum(h, DBM_C_DATA_FSYNCS));
 	CHECK(cleaner_round(h) == 0 && sum(h, DBM_C_DATA_FSYNCS) == 2, "nothing written since: none more");
-	CHECK(write_pages(h, (const uint64_t[]){ 150 }, 1) == 0 && cleaner_round(h) == 0 &&
+	CHECK(write_pages(h, (const uint64_t[]){ 150 }, 1, false) == 0 && cleaner_round(h) == 0 &&
 	      sum(h, DBM_C_DATA_FSYNCS) == 3, "one more tablespace written: one more fsync");
+	/* a doublewrite batch syncs the files it wrote as it completes, before any checkpoint */
+	CHECK(write_pages(h, (const uint64_t[]){ 8, 120, 130, 260 }, 4, true) == 0 &&
+	      sum(h, DBM_C_DATA_FSYNCS) == 6 && sum(h, DBM_C_DBLWR_WRITES) == 1,
+	      "a doublewrite batch over three tablespaces: its fsync and three more (%llu)",
+	      (unsigned long long)sum(h, DBM_C_DATA_FSYNCS));
+	CHECK(cleaner_round(h) == 0 && sum(h, DBM_C_DATA_FSYNCS) == 6, "nothing left for the checkpoint");
 	harness_release(h);
 	free(h);
 }
