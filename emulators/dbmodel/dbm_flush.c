@@ -148,10 +148,7 @@ int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, un
 	emu_count(w, DBM_C_WRITTEN, n);
 	for (unsigned i = 0; i < n; i++)
 		atomic_store(&db->space_unsynced[dbm_space_of(db, pages[i])], true);
-	/* buf_dblwr_t::write_completed(): a doublewrite batch whose page writes
-	   are done syncs the data files before its slot is reused */
-	if (dblwr && !rc)
-		rc = sync_spaces(w, db);
+
 	pthread_mutex_lock(&db->pool_mx);
 	for (unsigned i = 0; i < n; i++) {
 		dbm_pool_write_done(&db->pool, fi[i]);
@@ -181,6 +178,18 @@ static unsigned add_neighbors(struct dbm *db, uint32_t *fi, unsigned n)
 	return total;
 }
 
+/*
+ * buf_dblwr_t::write_completed(): a page-cleaner batch through the
+ * doublewrite area syncs the tablespaces it wrote once its page writes are
+ * done, before the area is reused (with 8 tables MariaDB counted ~8 data
+ * fsyncs per doublewrite batch beside the batch's own).
+ */
+static void batch_done(struct emu_worker *w, struct dbm *db, int *rc)
+{
+	if (db->doublewrite && !*rc)
+		*rc = sync_spaces(w, db);
+}
+
 /* Flush up to @max of the oldest pages whose first change is below @below. Pages written. */
 static uint64_t flush_list(struct emu_worker *w, struct dbm *db, uint64_t max, uint64_t below,
 			   int *rc)
@@ -197,6 +206,7 @@ static uint64_t flush_list(struct emu_worker *w, struct dbm *db, uint64_t max, u
 		if (!n)
 			break;
 		*rc = dbm_flush_write(w, db, fi, n, db->doublewrite, false);
+		batch_done(w, db, rc);
 		done += n;
 	}
 	return done;
@@ -223,6 +233,7 @@ static uint64_t flush_lru(struct emu_worker *w, struct dbm *db, uint64_t max, in
 		if (!n)
 			break;
 		*rc = dbm_flush_write(w, db, fi, n, db->doublewrite, true);
+		batch_done(w, db, rc);
 		done += n;
 	}
 	return done;
