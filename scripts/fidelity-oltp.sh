@@ -38,7 +38,9 @@
 # configurations ranked by TPS (the geometric mean over their points), real
 # against emulated. DIR (default ./appio-fidelity) holds the servers, the
 # emulator's file (put it on the drive under test), DIR/emu and DIR/report.txt.
-# EMU_ARGS adds options to the emulator's runs. A full matrix takes about an
+# EMU_ARGS adds options to the emulator's runs; EMU=0 runs only the real
+# servers (then --replay-reference compares); RESUME=1 keeps the real
+# counters and emulated results already in REF and DIR/emu (an interrupted run). A full matrix takes about an
 # hour on 2 cores, the replay about half of it.
 set -euo pipefail
 
@@ -75,7 +77,8 @@ mkdir -p "$DIR"
 chmod 755 "$DIR"
 DIR=$(cd "$DIR" && pwd)
 REF=${REF:-$DIR/reference}
-mkdir -p "$REF" "$DIR/emu"
+mkdir -p "$DIR/emu"
+[ "$REPLAY" = 1 ] || mkdir -p "$REF"
 SRV=$DIR/srv
 EMU_DIR=${EMU_FROM:-$DIR/emu}
 trap '"$ROOT/scripts/db-stop.sh" "$SRV" >/dev/null 2>&1 || true' EXIT
@@ -166,7 +169,10 @@ golden() {
 	[ -e "$g/done" ] && { echo "$g"; return; }
 	rm -rf "$g" "$SRV"
 	log "$1: preparing $2 x $3 rows"
-	conn=$(start "$1" 512M 96M 1) || die "cannot start $1"
+	# a fresh data folder; once more from scratch if its creation failed
+	conn=$(start "$1" 512M 96M 1) ||
+		{ "$ROOT/scripts/db-stop.sh" "$SRV" --remove >/dev/null 2>&1; rm -rf "$SRV"; conn=$(start "$1" 512M 96M 1); } ||
+		die "cannot start $1 (see $SRV)"
 	# shellcheck disable=SC2086
 	"$APPIO" db prepare oltp_read_write $conn --tables "$2" --table-size "$3" --threads 2 >/dev/null ||
 		die "$1: prepare failed"
@@ -365,18 +371,22 @@ while read -r name kind tables rows pool redo mode threads flush role; do
 	wanted_kind "$kind" || continue
 	case $kind in mariadb|postgres) ;; *) die "$name: unknown engine '$kind'" ;; esac
 	case $mode in read_write|read_only|write_only|point_select) ;; *) die "$name: unknown mode '$mode'" ;; esac
-	if [ "$REPLAY" = 0 ]; then
+	if [ "$REPLAY" = 0 ] && [ "${RESUME:-0}" = 1 ] && [ -s "$REF/$name.json" ]; then
+		log "$name: real counters already in '$REF'"
+	elif [ "$REPLAY" = 0 ]; then
 		log "$name: real server ($kind, $tables x $rows rows, pool $pool, redo $redo, $mode, flush $flush)"
 		real "$name" "$kind" "$tables" "$rows" "$pool" "$redo" "$mode" "$threads" "$flush" "$role" </dev/null
 	elif [ ! -s "$REF/$name.json" ]; then
 		log "$name: no reference counters in '$REF', skipped"
 		continue
 	fi
-	[ -n "$EMU_FROM" ] || emulated "$name" "$kind" "$tables" "$rows" "$pool" "$redo" "$mode" "$threads" "$flush" </dev/null
+	[ "${EMU:-1}" = 1 ] || continue
+	[ -n "$EMU_FROM" ] || { [ "${RESUME:-0}" = 1 ] && [ -s "$EMU_DIR/$name.jsonl" ]; } || emulated "$name" "$kind" "$tables" "$rows" "$pool" "$redo" "$mode" "$threads" "$flush" </dev/null
 	[ -s "$EMU_DIR/$name.jsonl" ] || die "$name: no emulator result in '$EMU_DIR'"
 	jq -r -n --slurpfile ref "$REF/$name.json" --slurpfile emu "$EMU_DIR/$name.jsonl" "$CELLS" >>"$cells" ||
 		die "$name: cannot compare"
 done <"$DIR/configs.txt"
+[ "${EMU:-1}" = 1 ] || exit 0
 [ -s "$cells" ] || die "no configuration to compare"
 report "$cells" | tee "$DIR/report.txt"
 BASELINE=${BASELINE:-$REF/baseline.tsv}
