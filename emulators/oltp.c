@@ -29,6 +29,11 @@
  * entry past the other rows with the same k, into the next leaf now and
  * then, as it does in the real index.
  *
+ * --warmup-points N runs the first N sweep points as read_write whatever
+ * --mode says, so that a sweep can start as a SysBench user starts one: a
+ * read_write warm-up of the server, then the measured script on the same
+ * (warm) buffer pool.
+ *
  * Redo bytes per change are calibrated against MariaDB 10.11 on this class
  * of machine (Innodb_lsn_current per transaction, purge included; see
  * docs/oltp-tpcc.md); PostgreSQL's from its WAL record sizes.
@@ -50,6 +55,7 @@ struct oltp_opts {
 	struct dbm_opts db;
 	int mode;
 	uint64_t tables, table_size;
+	uint64_t warmup_points;
 	struct db_mix mix;              /* as `appio db run`'s */
 };
 
@@ -89,6 +95,12 @@ static const struct oltp_costs pg_costs = {
 enum group { G_POINT, G_SIMPLE, G_SUM, G_ORDER, G_DISTINCT, G_INDEX_UPD, G_NON_INDEX_UPD,
 	     G_DELETE_INSERT, G_N };
 
+/* A statement group of a transaction and how many of its statements it runs. */
+struct oltp_plan {
+	enum group g;
+	unsigned count;
+};
+
 struct oltp_run {
 	struct dbm db;
 	struct db_rand rand;
@@ -97,9 +109,11 @@ struct oltp_run {
 	unsigned ntables;
 	uint32_t table_size, range_size;
 	uint64_t *k_below;              /* [v]: entries of all tables with k < v at load */
-	bool trx;
-	unsigned nplan;
-	struct { enum group g; unsigned count; } plan[G_N];
+	bool trx, warm_trx;
+	unsigned nplan, nwarm;
+	struct oltp_plan plan[G_N], warm[G_N];
+	uint64_t warmup_points;         /* sweep points that run read_write first */
+	_Atomic uint64_t points_done;
 };
 
 struct oltp_worker {
@@ -113,6 +127,10 @@ static const struct opt_def oltp_opt_table[] = {
 	  "SysBench script: read_write, read_only, write_only, point_select", mode_names },
 	{ "tables", OPT_UINT, O(tables), "1", "number of tables sbtest1..N", .min = 1, .max = 100000 },
 	{ "table-size", OPT_UINT, O(table_size), "10000", "rows per table", .min = 1, .max = INT32_MAX },
+	{ "warmup-points", OPT_UINT, O(warmup_points), "0",
+	  "the first N sweep points run read_write whatever --mode says: the warm-up a SysBench "
+	  "user runs on the server before measuring (the pool stays warm across points)",
+	  .max = 1024 },
 	DB_MIX_OPTS(O(mix)),
 	OPT_END,
 };
@@ -126,15 +144,15 @@ static const bool mode_groups[4][G_N] = {
 	[M_POINT_SELECT] = { 1, 0, 0, 0, 0, 0, 0, 0 },
 };
 
-static unsigned group_count(const struct oltp_opts *o, enum group g)
+static unsigned group_count(const struct oltp_opts *o, int mode, enum group g)
 {
 	const struct db_mix *m = &o->mix;
 	const uint64_t counts[G_N] = { m->point_selects, m->simple_ranges, m->sum_ranges,
 				       m->order_ranges, m->distinct_ranges, m->index_updates,
 				       m->non_index_updates, m->delete_inserts };
-	if (!mode_groups[o->mode][g])
+	if (!mode_groups[mode][g])
 		return 0;
-	if (o->mode == M_POINT_SELECT)
+	if (mode == M_POINT_SELECT)
 		return 1;       /* oltp_point_select: one SELECT, whatever --point-selects says */
 	if (g >= G_SIMPLE && g <= G_DISTINCT && !m->range_selects)
 		return 0;
@@ -156,6 +174,7 @@ static int table_geometry(struct oltp_run *r, struct oltp_table *t, uint64_t row
 
 	if (db->model == DBM_INNODB) {
 		uint32_t per_leaf = dbm_tree_per_page(db->page_size, 120, 15.0 / 16, 206);
+		dbm_space(db);          /* file-per-table: sbtestN.ibd holds both indexes */
 		rc = dbm_tree_init(&t->pk, rows, per_leaf, dbm_tree_per_page(db->page_size, 120, 15.0 / 16, 13),
 				   dbm_alloc(db, 0));
 		if (!rc) {
@@ -175,15 +194,18 @@ static int table_geometry(struct oltp_run *r, struct oltp_table *t, uint64_t row
 	}
 	uint32_t per_heap = dbm_tree_per_page(db->page_size, 24, 1.0, 220);
 	uint32_t per_idx = dbm_tree_per_page(db->page_size, 40, 0.9, 20);
+	dbm_space(db);                  /* each relation is a file of its own */
 	rc = dbm_tree_init_heap(&t->heap, rows, per_heap, dbm_alloc(db, 0));
 	dbm_alloc(db, t->heap.npages);
 	/* the heap grows at its end (INSERT after DELETE, without vacuum): room for
 	   1/8 of the table, reused circularly (a model limit) */
 	t->grow_pages = t->heap.npages / 8 + 16;
 	t->grow_first = dbm_alloc(db, t->grow_pages);
+	dbm_space(db);
 	if (!rc)
 		rc = dbm_tree_init(&t->pk, rows, per_idx, per_idx, dbm_alloc(db, 0));
 	dbm_alloc(db, rc ? 0 : t->pk.npages);
+	dbm_space(db);
 	if (!rc)
 		rc = dbm_tree_init(&t->k, rows, per_idx, per_idx, dbm_alloc(db, 0));
 	dbm_alloc(db, rc ? 0 : t->k.npages);
@@ -193,13 +215,19 @@ static int table_geometry(struct oltp_run *r, struct oltp_table *t, uint64_t row
 static void plan(struct oltp_run *r, const struct oltp_opts *o)
 {
 	for (enum group g = 0; g < G_N; g++) {
-		unsigned n = group_count(o, g);
+		unsigned n = group_count(o, o->mode, g), nw = group_count(o, M_READ_WRITE, g);
 		if (n) {
 			r->plan[r->nplan].g = g;
 			r->plan[r->nplan++].count = n;
 		}
+		if (nw) {
+			r->warm[r->nwarm].g = g;
+			r->warm[r->nwarm++].count = nw;
+		}
 	}
 	r->trx = o->mode != M_POINT_SELECT && !o->mix.skip_trx;
+	r->warm_trx = !o->mix.skip_trx;
+	r->warmup_points = o->warmup_points;
 }
 
 static void oltp_teardown(struct emu_run *run);
@@ -427,19 +455,23 @@ static int oltp_step(struct emu_worker *w)
 	struct oltp_worker *ow = w->priv;
 	uint64_t t0 = emu_now();
 	int rc = 0;
+	bool warm = atomic_load(&r->points_done) < r->warmup_points;
+	bool trx = warm ? r->warm_trx : r->trx;
+	unsigned nplan = warm ? r->nwarm : r->nplan;
+	const struct oltp_plan *plan = warm ? r->warm : r->plan;
 
-	if (r->trx)
+	if (trx)
 		dbm_stmt(w, &r->db);                    /* BEGIN */
-	for (unsigned i = 0; i < r->nplan && !rc; i++) {
+	for (unsigned i = 0; i < nplan && !rc; i++) {
 		struct oltp_table *t = &r->t[db_rand_uniform(&w->rng, 1, r->ntables) - 1];
-		for (unsigned n = 0; n < r->plan[i].count && !rc; n++) {
+		for (unsigned n = 0; n < plan[i].count && !rc; n++) {
 			dbm_stmt(w, &r->db);
-			rc = statement(w, r, t, r->plan[i].g);
-			if (!rc && !r->trx)
+			rc = statement(w, r, t, plan[i].g);
+			if (!rc && !trx)
 				rc = dbm_commit(w, &r->db, &ow->txn);
 		}
 	}
-	if (!rc && r->trx) {
+	if (!rc && trx) {
 		dbm_stmt(w, &r->db);                    /* COMMIT */
 		rc = dbm_commit(w, &r->db, &ow->txn);
 	}
@@ -453,6 +485,23 @@ static int oltp_bg_step(struct emu_worker *w)
 {
 	struct oltp_run *r = w->run->priv;
 	return dbm_bg_step(w, &r->db);
+}
+
+static void oltp_info(struct emu_run *run)
+{
+	const struct oltp_opts *o = run->opts;
+	struct oltp_run *r = run->priv;
+
+	dbm_info(&r->db, &o->db, run, "oltp");
+}
+
+/* Counts the points, for --warmup-points. */
+static void oltp_point_end(struct emu_run *run, const struct point_result *p)
+{
+	struct oltp_run *r = run->priv;
+
+	(void)p;
+	atomic_fetch_add(&r->points_done, 1);
 }
 
 const struct emu_ops emu_oltp = {
@@ -471,5 +520,7 @@ const struct emu_ops emu_oltp = {
 	.setup = oltp_setup,
 	.step = oltp_step,
 	.bg_step = oltp_bg_step,
+	.point_end = oltp_point_end,
+	.info = oltp_info,
 	.teardown = oltp_teardown,
 };

@@ -142,6 +142,7 @@ struct dbm_txn {
 struct dbm_cleaner {
 	uint64_t t_round;               /* when the current round began */
 	uint64_t prev_lsn, lsn_avg_rate, avg_page_rate, sum_pages, last_pages;
+	uint64_t async_lsn;             /* innodb: flush everything changed below it (0: none) */
 	uint64_t t_prev;                /* innodb: last averaging; postgres: checkpoint start */
 	unsigned n_iter;
 	uint64_t ckpt_redo;             /* postgres: redo point of the running checkpoint */
@@ -180,7 +181,9 @@ struct dbm {
 	uint64_t written_lsn, flushed_lsn;
 	bool log_busy;                  /* a leader is writing */
 	_Atomic uint64_t ckpt_lsn;
-	atomic_bool data_unsynced;      /* pages written since the last data fsync */
+	uint64_t *space_first;          /* first page of each tablespace (file), ascending */
+	uint32_t nspaces, space_cap;
+	atomic_bool *space_unsynced;    /* [space]: pages written since its last fsync */
 	_Atomic uint64_t undo_pos;
 	_Atomic uint32_t epoch;         /* postgres: checkpoints begun (full-page images) */
 	uint32_t *page_epoch;           /* postgres: epoch of each page's last full-page image */
@@ -203,12 +206,31 @@ int dbm_config(struct dbm *db, const struct dbm_opts *o, char *err, size_t errle
 uint64_t dbm_alloc(struct dbm *db, uint64_t npages);
 
 /*
+ * The pages allocated from now on belong to a new tablespace: a file of its
+ * own on the server (an InnoDB .ibd file, a PostgreSQL relation). A
+ * checkpoint fsyncs each tablespace written since its last fsync, one
+ * fdatasync each, as MariaDB's fil_flush_file_spaces() and PostgreSQL's
+ * checkpointer do per file: the drive sees that many flush commands. An
+ * emulator that never calls it has one tablespace (plus InnoDB's system
+ * tablespace, which dbm_start() opens for the undo log). Before dbm_start().
+ */
+void dbm_space(struct dbm *db);
+
+/*
  * Check that the target holds the layout (else -EINVAL naming --size and
  * @what, the option that sizes the tables), allocate the pool, start the
  * locks, set run->bg_workers, run->max_io, run->writes. The pool starts cold
  * and stays warm from one sweep point to the next, as a server's does.
  */
 int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, size_t errlen);
+
+/*
+ * Say in the result (emu_info, "PREFIX.cpu_per_stmt_us" ...) which CPU and
+ * client costs the run modelled and whether they are the calibrated
+ * defaults or the user's: a TPS figure is only as good as them. Main thread,
+ * after dbm_config().
+ */
+void dbm_info(const struct dbm *db, const struct dbm_opts *o, struct emu_run *run, const char *prefix);
 
 /* Free the pool and destroy the locks. Safe after a failed or missing start. */
 void dbm_release(struct dbm *db);
@@ -288,6 +310,8 @@ void dbm_flush_kick(struct dbm *db);
 int dbm_flush_cleaner(struct emu_worker *w, struct dbm *db);
 int dbm_flush_checkpointer(struct emu_worker *w, struct dbm *db);
 int dbm_flush_bgwriter(struct emu_worker *w, struct dbm *db);
+/* The tablespace @page belongs to. */
+uint32_t dbm_space_of(const struct dbm *db, uint64_t page);
 /* Wait on @cv (with @mx held) until @ns from now at most. */
 void dbm_timed_wait(pthread_cond_t *cv, pthread_mutex_t *mx, uint64_t ns);
 

@@ -40,7 +40,8 @@ struct harness {
 	char path[64];
 };
 
-static int harness_init(struct harness *h, uint64_t log_size)
+/* @spaces > 0: that many tablespaces of 100 pages each before the start. */
+static int harness_init(struct harness *h, uint64_t log_size, unsigned spaces)
 {
 	char err[256];
 	struct dbm_opts o = { .model = DBM_INNODB, .buffer_pool = 4 << 20, .log_size = log_size,
@@ -56,7 +57,13 @@ static int harness_init(struct harness *h, uint64_t log_size)
 	h->pt.threads = NW;
 	h->er = (struct emu_run){ .ops = &fake_ops, .target = &h->t, .max_io = 1 << 20 };
 	h->cfg = (struct run_config){ .emu = &fake_ops, .target = &h->t, .engine = &engine_sync };
-	if (dbm_config(&h->db, &o, err, sizeof(err)) || dbm_start(&h->db, &h->er, "test", err, sizeof(err)))
+	if (dbm_config(&h->db, &o, err, sizeof(err)))
+		return -1;
+	for (unsigned i = 0; i < spaces; i++) {
+		dbm_space(&h->db);
+		dbm_alloc(&h->db, 100);
+	}
+	if (dbm_start(&h->db, &h->er, "test", err, sizeof(err)))
 		return -1;
 	h->pc = (struct point_ctx){ .cfg = &h->cfg, .er = &h->er, .pt = &h->pt, .ncls = DBM_NCLS,
 				    .ncounters = DBM_NCOUNTERS };
@@ -116,7 +123,7 @@ static void group_commit(void)
 	pthread_t tid[NW];
 	struct arg a[NW];
 
-	CHECK(harness_init(h, 8 << 20) == 0, "harness");
+	CHECK(harness_init(h, 8 << 20, 0) == 0, "harness");
 	for (unsigned i = 0; i < NW; i++) {
 		a[i] = (struct arg){ h, i, 0 };
 		pthread_create(&tid[i], NULL, committer, &a[i]);
@@ -170,7 +177,7 @@ static void log_space_stall(void)
 	pthread_t tid;
 	struct stall_arg a = { .h = h, .rc = -1 };
 
-	CHECK(harness_init(h, 4 << 20) == 0, "harness");
+	CHECK(harness_init(h, 4 << 20, 0) == 0, "harness");
 	struct dbm *db = &h->db;
 	/* fill the log past the sync point without a checkpoint */
 	pthread_mutex_lock(&db->pool_mx);
@@ -200,9 +207,66 @@ static void log_space_stall(void)
 	free(h);
 }
 
+/* Dirty @n pages (created, no read), then write them as one batch (@dblwr: through the
+   doublewrite area). */
+static int write_pages(struct harness *h, const uint64_t *page, unsigned n, bool dblwr)
+{
+	struct emu_worker *w = &h->w[0].pub;
+	uint32_t fi[8];
+
+	for (unsigned i = 0; i < n; i++)
+		if (dbm_page(w, &h->db, page[i], DBM_CREATE, 100))
+			return -1;
+	pthread_mutex_lock(&h->db.pool_mx);
+	for (unsigned i = 0; i < n; i++) {
+		fi[i] = dbm_pool_lookup(&h->db.pool, page[i]);
+		dbm_pool_pick(&h->db.pool, fi[i]);
+	}
+	pthread_mutex_unlock(&h->db.pool_mx);
+	return dbm_flush_write(w, &h->db, fi, n, dblwr, false);
+}
+
+/* One page-cleaner round, without its wait for the next second. */
+static int cleaner_round(struct harness *h)
+{
+	h->db.cl_kick = true;
+	return dbm_flush_cleaner(&h->w[0].pub, &h->db);
+}
+
+/* A checkpoint fsyncs each tablespace written since its last fsync, once. */
+static void data_fsyncs_per_space(void)
+{
+	struct harness *h = calloc(1, sizeof(*h));
+
+	CHECK(harness_init(h, 8 << 20, 3) == 0, "harness");
+	struct dbm *db = &h->db;
+	CHECK(db->nspaces == 4, "three tablespaces and the system one: %u", db->nspaces);
+	CHECK(dbm_space_of(db, 0) == 0 && dbm_space_of(db, 99) == 0 && dbm_space_of(db, 100) == 1 &&
+	      dbm_space_of(db, 299) == 2 && dbm_space_of(db, db->undo_first) == 3 &&
+	      dbm_space_of(db, db->pages - 1) == 3, "pages map to their tablespaces");
+	CHECK(write_pages(h, (const uint64_t[]){ 5, 7, 250 }, 3, false) == 0, "three pages written");
+	CHECK(cleaner_round(h) == 0, "cleaner round");
+	CHECK(sum(h, DBM_C_DATA_FSYNCS) == 2, "two tablespaces written, two fsyncs: %llu",
+	      (unsigned long long)sum(h, DBM_C_DATA_FSYNCS));
+	CHECK(cleaner_round(h) == 0 && sum(h, DBM_C_DATA_FSYNCS) == 2, "nothing written since: none more");
+	CHECK(write_pages(h, (const uint64_t[]){ 150 }, 1, false) == 0 && cleaner_round(h) == 0 &&
+	      sum(h, DBM_C_DATA_FSYNCS) == 3, "one more tablespace written: one more fsync");
+	/* a write outside the cleaner's batches (a worker's single-page flush) leaves its
+	   tablespaces to the next checkpoint */
+	CHECK(write_pages(h, (const uint64_t[]){ 8, 120, 130, 260 }, 4, true) == 0 &&
+	      sum(h, DBM_C_DATA_FSYNCS) == 3 && sum(h, DBM_C_DBLWR_WRITES) == 1,
+	      "through the doublewrite area, no data fsync yet (%llu)",
+	      (unsigned long long)sum(h, DBM_C_DATA_FSYNCS));
+	CHECK(cleaner_round(h) == 0 && sum(h, DBM_C_DATA_FSYNCS) == 6,
+	      "the checkpoint syncs its three tablespaces");
+	harness_release(h);
+	free(h);
+}
+
 int main(void)
 {
 	RUN(group_commit);
 	RUN(log_space_stall);
+	RUN(data_fsyncs_per_space);
 	return check_done();
 }

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The oltp fidelity matrix without servers: the real servers' counters kept
+# in docs/data/fidelity-oltp compared with the emulator's results kept beside
+# them (scripts/fidelity-oltp.sh --emu-from), the targets' arithmetic on a
+# made-up reference, the baseline check failing when a held-out cell that was
+# within target leaves it, and a malformed matrix refused in one line.
+. tests/e2e/lib.sh
+F=scripts/fidelity-oltp.sh
+REF=docs/data/fidelity-oltp
+MATRIX=scripts/fidelity-oltp.matrix
+export DIR=$T/fid
+
+# --- the matrix and its data ---
+names=$(awk '!/^[ \t]*#/ && NF { print $1 }' "$MATRIX")
+n=$(wc -w <<<"$names")
+cal=$(awk '!/^[ \t]*#/ && NF && $9 == "calibrate"' "$MATRIX" | wc -l)
+m=$(awk '!/^[ \t]*#/ && $2 == "mariadb"' "$MATRIX" | wc -l)
+p=$(awk '!/^[ \t]*#/ && $2 == "postgres"' "$MATRIX" | wc -l)
+[ "$m" -ge 12 ] && [ "$p" -ge 6 ] && ok "the matrix has $m MariaDB and $p PostgreSQL configurations" ||
+	not_ok "the matrix has $m MariaDB and $p PostgreSQL configurations (12 and 6 at least)"
+[ $((cal * 3)) -le "$n" ] && ok "at most a third calibrate ($cal of $n)" || not_ok "$cal of $n calibrate"
+missing=
+for c in $names; do
+	[ -s "$REF/$c.json" ] && [ -s "$REF/emulated/$c.jsonl" ] || missing+=" $c"
+done
+[ -z "$missing" ] && ok "every configuration has its real counters and emulated results" ||
+	not_ok "no reference for:$missing"
+
+# --- the kept comparison ---
+check "the kept results compare and the baseline holds" "$F" --emu-from "$REF/emulated" --check-baseline
+for want in "^mariadb (real/emulated" "^postgres (real/emulated" "^summary held-out" "^summary calibrate" \
+	"^ranking mariadb by TPS" "^ranking postgres by TPS"; do
+	grep -q "$want" "$DIR/report.txt" && ok "the report has '$want'" || not_ok "the report has '$want'"
+done
+rows=$(awk '$1 ~ /^[mp]-/ && $2 ~ /^(cal|out)$/' "$DIR/report.txt" | wc -l)
+pts=$(for c in $names; do jq '.points | length' "$REF/$c.json"; done | awk '{ s += $1 } END { print s }')
+[ "$rows" -eq "$pts" ] && ok "one row per configuration and thread count ($rows)" ||
+	not_ok "$rows rows for $pts points"
+
+# --- a held-out cell pushed out of its target fails the check ---
+cell=$(awk '$3 == "redo"' "$REF/baseline.tsv" | head -n 1)
+if [ -z "$cell" ]; then
+	not_ok "the baseline has a held-out redo cell within target"
+else
+	read -r name threads _ <<<"$cell"
+	cp -r "$REF/emulated" "$T/emu"
+	# a quarter of the transactions for the same counters: 4x the redo per transaction
+	jq -c --argjson t "$threads" 'if .threads == $t then .c.txns /= 4 else . end' \
+		"$REF/emulated/$name.jsonl" >"$T/emu/$name.jsonl"
+	expect_exit 1 "redo 4x off at $name, $threads threads: the check fails" -- \
+		"$F" --emu-from "$T/emu" --check-baseline --only "$name"
+	grep -q "^  $name $threads redo$" "$T/stdout" && ok "it names the cell" ||
+		{ not_ok "it names the cell"; head -n 5 "$T/stdout" | sed 's/^/    /'; }
+fi
+
+# --- the targets on a made-up reference ---
+mkdir -p "$T/ref" "$T/emu2"
+echo "x mariadb 1x1000 32M 32M write_only 2,4 1 heldout" >"$T/x.matrix"
+jq -n '{name: "x", engine: "mariadb", role: "heldout", points: [
+	{threads: 2, txns: 100, tps: 1000, p99: 10e6, d: {Innodb_pages_read: 100, Innodb_pages_written: 200,
+	 Innodb_lsn_current: 100000, Innodb_data_fsyncs: 100, Innodb_dblwr_pages_written: 1}},
+	{threads: 4, txns: 100, tps: 1000, p99: 10e6, d: {Innodb_pages_read: 100, Innodb_pages_written: 200,
+	 Innodb_lsn_current: 100000, Innodb_data_fsyncs: 100, Innodb_dblwr_pages_written: 0}}]}' >"$T/ref/x.json"
+# at 2 threads: reads +24%, writes -26%, redo +25%, fsyncs equal, dblwr 0.01 vs 0.02 (below the
+# floor), TPS 1.49x, p99 1/1.6; at 4: everything off by 2x or more, TPS 0.66x
+cat >"$T/emu2/x.jsonl" <<'EOF'
+{"threads":2,"tps":1490,"p99":6.25e6,"c":{"txns":1000,"bp_reads":1240,"pages_written":1480,"log_bytes":1250000,"log_fsyncs":500,"data_fsyncs":300,"dblwr_writes":200,"dblwr_pages":20}}
+{"threads":4,"tps":660,"p99":30e6,"c":{"txns":1000,"bp_reads":3000,"pages_written":500,"log_bytes":300000,"log_fsyncs":3000,"data_fsyncs":0,"dblwr_writes":0,"dblwr_pages":200}}
+EOF
+REF=$T/ref "$F" --matrix "$T/x.matrix" --emu-from "$T/emu2" mariadb >"$T/x.out" 2>&1
+grep -q '^summary held-out  reads 1/2 (50%) writes 0/2 (0%) redo 1/2 (50%) fsyncs 1/2 (50%) dblwr 1/2 (50%) tps 1/2 (50%) p99 0/2 (0%)$' "$T/x.out" &&
+	ok "within 25% (or both under the floor) and within 1.5x, counted per figure" ||
+	{ not_ok "within 25% and 1.5x, counted per figure"; grep summary "$T/x.out" | sed 's/^/    /'; }
+grep -q '^x  *out 2  *1.00/1.24(1.24)  *2.00/1.48(0.74)\*' "$T/x.out" && ok "a cell reads real/emulated(ratio), * when outside" ||
+	{ not_ok "a cell reads real/emulated(ratio)"; grep '^x ' "$T/x.out" | sed 's/^/    /'; }
+BASELINE=$T/base.tsv REF=$T/ref "$F" --matrix "$T/x.matrix" --emu-from "$T/emu2" --write-baseline mariadb >/dev/null 2>&1
+[ "$(tr '\n' , <"$T/base.tsv" 2>/dev/null)" = "x 2 dblwr,x 2 fsyncs,x 2 reads,x 2 redo,x 2 tps," ] &&
+	ok "--write-baseline keeps the held-out cells within target" ||
+	{ not_ok "--write-baseline keeps the held-out cells within target"; sed 's/^/    /' "$T/base.tsv"; }
+
+# --- bad input ---
+printf 'a mariadb 1x10 32M 32M read_write 2 1\n' >"$T/bad.matrix"
+expect_exit 2 "a line of 8 fields is refused" -- "$F" --matrix "$T/bad.matrix" --emu-from "$T/emu2"
+one_line_error "8 fields: one line"
+grep -q "bad.matrix:1" "$T/stderr" && ok "the message names the file and line" || not_ok "the message names the file and line"
+printf 'a mariadb 1x10 32M 32M read_write 2 1 fitted\n' >"$T/bad.matrix"
+expect_exit 2 "an unknown role is refused" -- "$F" --matrix "$T/bad.matrix" --emu-from "$T/emu2"
+one_line_error "unknown role: one line"
+expect_exit 2 "an unknown argument is refused" -- "$F" --replay
+one_line_error "unknown argument: one line"
+finish
