@@ -536,7 +536,9 @@ static void db_worker_fini(struct emu_worker *w)
 /* --capture is the OLTP workloads' (tpcc's setup refuses it) */
 static void db_point_end(struct emu_run *run, const struct point_result *p)
 {
-	if (!db_is_tpcc(run->opts))
+	if (db_is_tpcc(run->opts))
+		db_tpcc_point_end(run, p);
+	else
 		oltp_point_end(run, p);
 }
 

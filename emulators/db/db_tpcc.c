@@ -75,6 +75,7 @@ struct tpcc_run {
 	const struct db_driver *drv;
 	unsigned tables, scale;
 	bool reconnect;
+	unsigned npoints;               /* points ended, for their tpmC keys */
 };
 
 struct tpcc_worker {
@@ -533,6 +534,21 @@ int db_tpcc_step(struct emu_worker *w)
 		if (emu_stopping(w))
 			return 0;
 	}
+}
+
+/* tpmC into the result's info, as the tpcc emulator keeps it: tpcc.tpmC, tpcc.2.tpmC, ... */
+void db_tpcc_point_end(struct emu_run *run, const struct point_result *p)
+{
+	struct tpcc_run *r = run->priv;
+	const struct cls_result *no = point_class(p, "new_order");
+	char key[32], val[32];
+
+	if (++r->npoints > 1)
+		snprintf(key, sizeof(key), "tpcc.%u.tpmC", r->npoints);
+	else
+		snprintf(key, sizeof(key), "tpcc.tpmC");
+	snprintf(val, sizeof(val), "%.1f", no ? no->ops_per_s * 60 : 0);
+	emu_info(run, key, val);
 }
 
 void db_tpcc_summary(const void *opts, const struct result *res, FILE *f)

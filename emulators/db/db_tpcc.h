@@ -41,6 +41,9 @@ void db_tpcc_worker_fini(struct emu_worker *w);
 /* The TPC-C statistics after the run's table: TPS, tpmC, each type's latency. */
 void db_tpcc_summary(const void *opts, const struct result *res, FILE *f);
 
+/* The point's tpmC (committed New-Orders per minute) into the result's info. */
+void db_tpcc_point_end(struct emu_run *run, const struct point_result *p);
+
 /* Bytes of emu_db's run and worker state the tpcc run needs (asserted to fit). */
 #define DB_TPCC_RUN_PRIV    512
 #define DB_TPCC_WORKER_PRIV 128

@@ -58,6 +58,10 @@ tpcc_round() {
 	jq_check "$label: retries counted by cause, their statements apart" "$T/tpcc.json" \
 		'all(.points[].counters; .retries == .deadlocks + .lock_waits + .serialization and
 		 .retried_stmts >= .retries and .errors >= .retries)'
+	jq_check "$label: tpmC per point in the result: committed New-Orders per minute" "$T/tpcc.json" \
+		'(.info["tpcc.tpmC"] | tonumber) as $a | (.info["tpcc.2.tpmC"] | tonumber) as $b |
+		 $a > 0 and (($a - .points[0].classes.new_order.ops_per_s * 60) | fabs) <= 0.1 and
+		 (($b - .points[1].classes.new_order.ops_per_s * 60) | fabs) <= 0.1'
 	grep -q "tpmC" "$T/tpcc.out" && grep -q "^  new_order " "$T/tpcc.out" &&
 		grep -q "^  stock_level " "$T/tpcc.out" &&
 		ok "$label: the summary shows tpmC and each type's latency" ||
