@@ -12,7 +12,7 @@ build=(gcc make pkg-config libc6-dev libaio-dev liburing-dev libblkid-dev
        libsqlite3-dev libpq-dev libmariadb-dev libjansson-dev gnuplot-nox)
 test=(fio jq e2fsprogs util-linux mount procps strace sysbench
       mariadb-server mariadb-client postgresql postgresql-client chromium sqlite3
-      clang libclang-rt-dev groff-base)
+      clang libclang-rt-dev groff-base smartmontools)
 
 want=("${build[@]}")
 case "${1:-}" in

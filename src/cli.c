@@ -103,6 +103,24 @@ int cli_finish(const struct result *res, int rc, const char *err,
 	return status;
 }
 
+
+const char cli_usage_text[] =
+	"appio list                       profiles, emulators, engines and their parts\n"
+	"appio run PROFILE [options]      run a profile or emulator (see --help)\n"
+	"appio PROFILE [options]          the same\n"
+	"appio EMULATOR ACTION [WORD] [options]\n"
+	"                                 an emulator's actions, e.g. 'appio db\n"
+	"                                 prepare|run|cleanup WORKLOAD' (real databases)\n"
+	"appio suite quick|review [options]\n"
+	"                                 a whole drive evaluation (see --help)\n"
+	"appio report RESULT.json... [-o report.html] [--label FILE=NAME]\n"
+	"                                 charts and rankings; text without -o\n"
+	"appio compare A.json B.json...   a table per test: figure, rank, % from best\n"
+	"appio trace info|convert|formats a block trace's figures; convert between formats\n"
+	"appio run --help                 options common to every run\n"
+	"appio run PROFILE --help         a profile's options and defaults\n"
+	"appio man                        this manual page in roff (make install installs it)\n"
+	"appio completion bash            a bash completion script\n";
 int cmd_list(int argc, char **argv)
 {
 	(void)argv;

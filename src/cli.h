@@ -50,7 +50,7 @@ int cmd_trace(int argc, char **argv);       /* src/cmd_trace.c: appio trace info
 int cmd_man(int argc, char **argv);         /* src/cmd_man.c: appio man (roff manual page) */
 int cmd_completion(int argc, char **argv);  /* src/cmd_man.c: appio completion bash */
 
-/* The usage lines of 'appio --help' and of the manual's synopsis (src/main.c). */
+/* The usage lines of 'appio --help' and of the manual's synopsis. */
 extern const char cli_usage_text[];
 
 #endif

@@ -244,6 +244,46 @@ static void json_point(FILE *f, const struct point_result *p)
 	fputc('}', f);
 }
 
+static void json_count(FILE *f, const char *key, int64_t v)
+{
+	fprintf(f, ", \"%s\": ", key);
+	if (v < 0)
+		fputs("null", f);
+	else
+		fprintf(f, "%lld", (long long)v);
+}
+
+static void json_health_one(FILE *f, const char *key, const struct health *h)
+{
+	fprintf(f, "\"%s\": {\"available\": %s", key, h->valid ? "true" : "false");
+	if (!h->valid) {
+		fputs(", \"why\": ", f);
+		json_str(f, h->why);
+		fputc('}', f);
+		return;
+	}
+	fputs(", \"protocol\": ", f);
+	json_str(f, h->protocol);
+	fputs(", \"model\": ", f);
+	json_str(f, h->model);
+	json_count(f, "data_read_bytes", h->data_read_bytes);
+	json_count(f, "data_written_bytes", h->data_written_bytes);
+	json_count(f, "media_errors", h->media_errors);
+	json_count(f, "percentage_used", h->percentage_used);
+	json_count(f, "temperature_c", h->temperature_c);
+	json_count(f, "power_on_hours", h->power_on_hours);
+	fputc('}', f);
+}
+
+static void json_health(FILE *f, const struct result *r)
+{
+	fputs("  \"health\": {", f);
+	json_health_one(f, "before", &r->health[0]);
+	fputs(", ", f);
+	json_health_one(f, "after", &r->health[1]);
+	fputs("},\n", f);
+}
+
 static void json_document(FILE *f, const struct result *r)
 {
 	fprintf(f, "{\n  \"appio_version\": \"%s\",\n  \"format_version\": %d,\n",
@@ -264,7 +304,10 @@ static void json_document(FILE *f, const struct result *r)
 	json_str(f, r->engine);
 	fputs(", \"options\": ", f);
 	json_kv_object(f, r->opts, r->nopts);
-	fputs("},\n  \"info\": ", f);
+	fputs("},\n", f);
+	if (r->has_health)
+		json_health(f, r);
+	fputs("  \"info\": ", f);
 	json_kv_object(f, r->info, r->ninfo);
 	fputs(",\n  \"points\": [\n", f);
 	for (unsigned i = 0; i < r->npoints; i++) {

@@ -16,6 +16,9 @@
  *   target { path, kind, size, logical_block_size, physical_block_size,
  *            device, model, rotational, scheduler, created, layout_s },
  *   workload { name, preset, engine, options { name: text } },
+ *   health? { before, after: { available, why? | protocol, model, data_read_bytes,
+ *             data_written_bytes, media_errors, percentage_used, temperature_c,
+ *             power_on_hours } }      (the drive's own counters; null: not reported)
  *   info { key: text }                       (emulator/driver extras)
  *   precondition? { steady_state {...}, rounds [ points ] }   (--steady-state)
  *   points [ { threads, qd, write_pct?, time_s, partial, headline,
@@ -38,6 +41,7 @@
 #include <stdio.h>
 
 #include "appio/emulator.h"
+#include "appio/health.h"
 #include "appio/target.h"
 
 #define RESULT_FORMAT_VERSION 1
@@ -118,6 +122,12 @@ struct result {
 	 */
 	const struct result *precondition;
 	const char *steady_json;
+	/*
+	 * The drive's own health figures before and after the points (smartctl),
+	 * when health[0] was read or tried: written as "health" {before, after}.
+	 */
+	bool has_health;
+	struct health health[2];
 };
 
 /* Empty @r; the caller owns it. */
