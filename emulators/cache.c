@@ -60,7 +60,6 @@
 #include "appio/result.h"
 #include "cache_int.h"
 
-#define CACHE_SHARDS       64
 #define CACHE_BUCKET_LOCKS 256
 #define EVICT_BATCH        32   /* RAM victims taken out per shard lock */
 
@@ -134,7 +133,7 @@ static const struct opt_def cache_opt_table[] = {
 
 static struct shard *shard_of(struct cache_run *cr, uint32_t key)
 {
-	return &cr->shards[cache_hash(key) % CACHE_SHARDS];
+	return &cr->shards[cache_shard(key)];
 }
 
 static pthread_mutex_t *bucket_lock(struct cache_run *cr, uint32_t b)

@@ -50,6 +50,14 @@ static inline uint64_t cache_hash(uint64_t key)
 
 /* ---- RAM cache: an LRU of whole items, bounded by their bytes ---- */
 
+/* The RAM cache is CACHE_SHARDS LRUs, each a share of --ram-size; a key's is by its hash. */
+#define CACHE_SHARDS 64
+
+static inline unsigned cache_shard(uint32_t key)
+{
+	return (unsigned)(cache_hash(key) % CACHE_SHARDS);
+}
+
 struct cache_lru {
 	uint32_t head, tail;            /* most and least recently used */
 	uint64_t bytes, cap;
