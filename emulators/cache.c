@@ -75,7 +75,7 @@ struct cache_opts {
 enum { CLS_GET, CLS_SET, CLS_ITEM_READ, CLS_BUCKET_READ, CLS_BUCKET_WRITE, CLS_REGION_WRITE };
 enum { C_GETS, C_SETS, C_RAM_HITS, C_FLASH_HITS, C_MISSES, C_INSERTED, C_DRIVE_WRITTEN,
        C_DRIVE_READ, C_REGIONS_WRITTEN, C_REGIONS_EVICTED, C_REJECTS, C_BH_EVICTIONS,
-       C_ALLOC_FAILS };
+       C_ALLOC_FAILS, C_FLASH_INSERTS };
 
 struct shard {
 	alignas(64) pthread_mutex_t lock;
@@ -330,6 +330,7 @@ static int flash_insert(struct emu_worker *w, uint32_t key)
 		return 0;
 	}
 	emu_count(w, C_INSERTED, cr->keys.size[key]);
+	emu_count(w, C_FLASH_INSERTS, 1);
 	return is_small(cr, key) ? bighash_insert(w, key) : blockcache_insert(w, key);
 }
 
@@ -610,7 +611,8 @@ const struct emu_ops emu_cache = {
 					  "region_write", NULL },
 	.counters = (const char *const[]){ "gets", "sets", "ram_hits", "flash_hits", "misses",
 		"bytes_inserted", "drive_bytes_written", "drive_bytes_read", "regions_written",
-		"regions_evicted", "admission_rejects", "bighash_evictions", "alloc_fails", NULL },
+		"regions_evicted", "admission_rejects", "bighash_evictions", "alloc_fails", "flash_inserts",
+		NULL },
 	.suite_review_args = "--threads 4,16,64 --time 300 --ramp 60 --size 32G --ram-size 512M "
 			     "--keys 20000000 --engine sync",
 	.suite_quick_args = "--threads 2,8 --time 5 --size 256M --ram-size 8M --region-size 4M "
