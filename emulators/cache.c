@@ -22,8 +22,9 @@
  *    --region-size. Items are appended to the region being filled (in
  *    memory), each with a 32-byte descriptor, aligned to 512 bytes; a full
  *    region is written in one sequential write of the whole region, and
- *    when none is free a whole region is evicted, oldest sealed first
- *    (--region-eviction fifo) or least recently read first (lru); its items
+ *    when none is free a whole region is evicted, least recently read first
+ *    (--region-eviction lru, Navy's default) or oldest sealed first (fifo,
+ *    which makes the writes one sequential stream, pass after pass); its items
  *    drop out of the index at once (a generation number, nothing read). A
  *    get reads the item's blocks from the drive, or from memory while its
  *    region has not been written yet.
@@ -110,7 +111,7 @@ static const struct opt_def cache_opt_table[] = {
 	  "RAM cache: value bytes its LRU holds (modelled, not allocated)", .max = 1ULL << 44 },
 	{ "region-size", OPT_SIZE, O(region_size), "16M",
 	  "BlockCache region: written whole, evicted whole", .min = 64 * 1024, .max = 256ULL << 20 },
-	{ "region-eviction", OPT_ENUM, O(region_eviction), "fifo",
+	{ "region-eviction", OPT_ENUM, O(region_eviction), "lru",
 	  "which region BlockCache evicts: sealed longest ago (fifo) or read longest ago (lru)",
 	  .choices = eviction_names },
 	{ "small-object-max", OPT_SIZE, O(small_object_max), "2048",

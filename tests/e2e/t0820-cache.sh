@@ -2,8 +2,8 @@
 # cache: a small flash cache runs; its counters add up (every get a RAM hit,
 # a flash hit or a miss; the drive takes at least the bytes inserted), its
 # write amplification is in the output and the result; every region write
-# is a whole region, and with one thread they go to consecutive regions (seen
-# with strace); the RAM hit ratio of a warm cache matches Che's
+# is a whole region, and with FIFO eviction and one thread they go to
+# consecutive regions (seen with strace); the RAM hit ratio of a warm cache matches Che's
 # approximation of an LRU under zipf; the report draws it; bad input gives
 # one line naming the option and exit status 2.
 . tests/e2e/lib.sh
@@ -52,7 +52,7 @@ jq_check "about half the offers are refused" p.json \
 
 if command -v strace >/dev/null; then
 	strace -f -qq -s 0 -e trace=pwrite64 -o trace.txt "$APPIO" run cache --target s.dat $small --threads 1 \
-		--time 3 --bighash-pct 0 --json s.json >/dev/null 2>&1
+		--time 3 --bighash-pct 0 --region-eviction fifo --json s.json >/dev/null 2>&1
 	jq_check "the traced run finished" s.json '.points[0].counters.regions_written > 2'
 	# BlockCache is the whole 64 MiB: 64 regions; each 1 MiB write goes to the region after the last
 	bad=$(sed -n 's/.*pwrite64([0-9]*, .*, \([0-9]*\), \([0-9]*\)) *= .*/\1 \2/p' trace.txt |
