@@ -58,7 +58,6 @@
 
 #include "appio/dist.h"
 #include "appio/emulator.h"
-#include "appio/result.h"
 #include "cache_int.h"
 
 #define CACHE_BUCKET_LOCKS 256
@@ -74,9 +73,6 @@ struct cache_opts {
 };
 
 enum { CLS_GET, CLS_SET, CLS_ITEM_READ, CLS_BUCKET_READ, CLS_BUCKET_WRITE, CLS_REGION_WRITE };
-enum { C_GETS, C_SETS, C_RAM_HITS, C_FLASH_HITS, C_MISSES, C_INSERTED, C_DRIVE_WRITTEN,
-       C_DRIVE_READ, C_REGIONS_WRITTEN, C_REGIONS_EVICTED, C_REJECTS, C_BH_EVICTIONS,
-       C_ALLOC_FAILS, C_FLASH_INSERTS };
 
 struct shard {
 	alignas(64) pthread_mutex_t lock;
@@ -100,7 +96,7 @@ struct cache_run {
 	uint32_t lbs;
 	double admit_p;                 /* probability, or < 0 for reject-first */
 	bool locks;                     /* the mutexes are initialised */
-	unsigned npoints;
+	unsigned npoints;               /* points ended (cache_point_end) */
 };
 
 static const char *const eviction_names[] = { "fifo", "lru", NULL };
@@ -420,62 +416,6 @@ static int cache_step(struct emu_worker *w)
 	return do_set(w, key);
 }
 
-/* --- results --- */
-
-static double ratio(uint64_t a, uint64_t b)
-{
-	return b ? (double)a / (double)b : 0;
-}
-
-static void point_figures(const struct point_result *p, double *ram, double *flash, double *wa)
-{
-	const uint64_t *c = p->counters;
-
-	*ram = ratio(c[C_RAM_HITS], c[C_GETS]) * 100;
-	*flash = ratio(c[C_FLASH_HITS], c[C_GETS]) * 100;
-	*wa = ratio(c[C_DRIVE_WRITTEN], c[C_INSERTED]);
-}
-
-static void cache_point_end(struct emu_run *run, const struct point_result *p)
-{
-	struct cache_run *cr = run->priv;
-	double ram, flash, wa;
-	char key[64], val[32], pre[24] = "cache.";
-	static const char *const names[] = { "ram_hit_pct", "flash_hit_pct", "hit_pct",
-					     "write_amplification" };
-
-	if (++cr->npoints > 1)
-		snprintf(pre, sizeof(pre), "cache.%u.", cr->npoints);
-	point_figures(p, &ram, &flash, &wa);
-	double v[] = { ram, flash, ram + flash, wa };
-	for (unsigned i = 0; i < 4; i++) {
-		snprintf(key, sizeof(key), "%s%s", pre, names[i]);
-		snprintf(val, sizeof(val), i < 3 ? "%.2f" : "%.3f", v[i]);
-		emu_info(run, key, val);
-	}
-}
-
-static double class_mb_s(const struct point_result *p, const char *a, const char *b)
-{
-	const struct cls_result *x = point_class(p, a), *y = point_class(p, b);
-	return (x ? x->mb_per_s : 0) + (y ? y->mb_per_s : 0);
-}
-
-static void cache_summary(const void *opts, const struct result *res, FILE *f)
-{
-	(void)opts;
-	for (unsigned i = 0; i < res->npoints; i++) {
-		const struct point_result *p = &res->points[i];
-		double ram, flash, wa;
-		point_figures(p, &ram, &flash, &wa);
-		fprintf(f, "cache, %u thread%s: hits %.1f%% (RAM %.1f%%, flash %.1f%%), misses %.1f%%; "
-			"write amplification %.2f; drive reads %.1f MB/s, writes %.1f MB/s\n",
-			p->pt.threads, p->pt.threads == 1 ? "" : "s", ram + flash, ram, flash,
-			p->counters[C_GETS] ? 100 - ram - flash : 0, wa,
-			class_mb_s(p, "item_read", "bucket_read"), class_mb_s(p, "region_write", "bucket_write"));
-	}
-}
-
 /* --- setup --- */
 
 static int parse_admission(const char *s, double *p, char *err, size_t errlen)
@@ -601,6 +541,11 @@ static int cache_setup(struct emu_run *run, char *err, size_t errlen)
 	return 0;
 }
 
+static void cache_point_end_run(struct emu_run *run, const struct point_result *p)
+{
+	cache_point_end(run, p, &((struct cache_run *)run->priv)->npoints);
+}
+
 const struct emu_ops emu_cache = {
 	.name = "cache",
 	.desc = "hybrid DRAM + flash object cache (CacheLib/Navy): RAM LRU, regions, 4 KiB buckets",
@@ -621,6 +566,6 @@ const struct emu_ops emu_cache = {
 	.setup = cache_setup,
 	.step = cache_step,
 	.teardown = cache_teardown,
-	.point_end = cache_point_end,
+	.point_end = cache_point_end_run,
 	.summary = cache_summary,
 };

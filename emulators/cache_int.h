@@ -1,8 +1,9 @@
 /*
- * cache_int.h - the bookkeeping of the flash-cache emulator (cache.c): the
- * RAM LRU, the large-object engine's regions and the small-object engine's
- * buckets, without locks or I/O, so that a unit test drives the same code
- * (tests/unit/test_cache.c). The model is described at the top of cache.c.
+ * cache_int.h - what the flash-cache emulator's files share. cache_index.c
+ * is its bookkeeping: the RAM LRU, the large-object engine's regions and the
+ * small-object engine's buckets, without locks or I/O, so that a unit test
+ * drives the same code (tests/unit/test_cache.c); cache_stats.c its figures
+ * per point. The model is described at the top of cache.c.
  *
  * Keys are numbers in [0, nkeys); what the cache knows about each lives in
  * flat arrays indexed by key (struct cache_keys), so nothing is allocated
@@ -14,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define CACHE_NIL        UINT32_MAX
 #define CACHE_BUCKET     4096u  /* a BigHash bucket: read and written whole */
@@ -163,5 +165,27 @@ unsigned cache_bh_insert(struct cache_bh *bh, struct cache_keys *k, uint32_t key
 
 /* Take @key out of its bucket (no-op if absent). */
 void cache_bh_remove(struct cache_bh *bh, struct cache_keys *k, uint32_t key);
+
+/* ---- results (cache_stats.c) ---- */
+
+/* The emulator's counters, in the order of its counter names. */
+enum { C_GETS, C_SETS, C_RAM_HITS, C_FLASH_HITS, C_MISSES, C_INSERTED, C_DRIVE_WRITTEN,
+       C_DRIVE_READ, C_REGIONS_WRITTEN, C_REGIONS_EVICTED, C_REJECTS, C_BH_EVICTIONS,
+       C_ALLOC_FAILS, C_FLASH_INSERTS };
+
+struct emu_run;
+struct point_result;
+struct result;
+
+/*
+ * emu_ops.point_end: the point's hit ratios and write amplification into the
+ * result's info (cache.ram_hit_pct, cache.flash_hit_pct, cache.hit_pct,
+ * cache.write_amplification; cache.N.... for point N > 1). *@npoints counts
+ * the points ended so far. Main thread.
+ */
+void cache_point_end(struct emu_run *run, const struct point_result *p, unsigned *npoints);
+
+/* emu_ops.summary: the same figures and the drive's read and write rates, a line per point. */
+void cache_summary(const void *opts, const struct result *res, FILE *f);
 
 #endif
