@@ -463,7 +463,7 @@ static int check_opts(const struct cache_opts *o, struct cache_run *cr, const st
 	cr->small_max = o->bighash_pct ? (uint32_t)o->small_object_max : 0;
 	for (unsigned i = 0; i < o->value_size.n; i++) {
 		uint32_t v = o->value_size.bs[i];
-		if (!v || (v > cr->small_max && cache_bc_slot_len(v) > o->region_size)) {
+		if (!v || (v > cr->small_max && v > o->region_size - CACHE_ITEM_HDR)) {
 			snprintf(err, errlen, "--value-size: %u bytes does not fit a %llu-byte region "
 				 "(a value is 1 byte up to the region size less 32)", v,
 				 (unsigned long long)o->region_size);
