@@ -100,7 +100,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # The gates for races and hostile input (README "Sanitizers and fuzzing").
 TSAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 # unit tests and the end-to-end tests that run worker threads, briefly
-TSAN_TESTS  ?= unit/ t0200 t0300 t0800 t0810 t0910
+TSAN_TESTS  ?= unit/ t0200 t0300 t0800 t0810 t0820 t0910
 FUZZ_CC     ?= clang
 FUZZ_SAN    := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 FUZZ_TIME   ?= 20

@@ -12,6 +12,7 @@
 extern const struct engine_ops engine_sync, engine_libaio, engine_io_uring, engine_null;
 extern const struct emu_ops emu_profile;
 extern const struct emu_ops emu_oltp, emu_tpcc;
+extern const struct emu_ops emu_cache;
 extern const struct emu_ops emu_nosql, emu_fileserver_fs, emu_webserver_fs, emu_mailserver_fs;
 extern const struct emu_ops emu_db;
 extern const struct emu_ops emu_replay;
@@ -33,6 +34,7 @@ const struct emu_ops *const emulator_table[] = {
 	&emu_oltp,
 	&emu_tpcc,
 	&emu_nosql,
+	&emu_cache,
 	&emu_fileserver_fs,
 	&emu_webserver_fs,
 	&emu_mailserver_fs,
