@@ -24,6 +24,10 @@
 #                              real run on this machine's disk: 4 KiB random 70/30
 #                              at 2,000 IOPS (rate-limited), libaio, O_DIRECT; its
 #                              times are the real submissions with their jitter
+#   mariadb-oltp               the bundled block-level capture of MariaDB under
+#                              SysBench oltp_read_write (traces/README.md): 26 s,
+#                              8,736 I/Os with their flushes, bursty (inter-arrival
+#                              p50 under 131 us, p99 67 ms)
 #
 # Figures:
 #   duration err   (last submission - first due time) / (first to last I/O in
@@ -84,6 +88,9 @@ prepare() {
 		--runtime="$SECS" --write_iolog=captured.iolog --output=/dev/null >/dev/null 2>&1 ||
 		{ echo "bench-replay.sh: fio could not capture a trace" >&2; exit 1; }
 	"$APPIO" trace convert captured.iolog -o captured.trace >/dev/null 2>&1
+	"$APPIO" trace convert mariadb-oltp -o mariadb-oltp.trace >/dev/null 2>&1 &&
+		"$APPIO" trace convert mariadb-oltp.trace -o mariadb-oltp.iolog >/dev/null 2>&1 &&
+		TRACES="$TRACES mariadb-oltp"
 }
 
 # per_second FILE SCALE: I/O counts per second of times in column 1 (units per second SCALE)
@@ -116,8 +123,8 @@ run_fio() {     # TRACE ROUND
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : "-" }'; }
 
-prepare
 TRACES="syn-1k syn-10k syn-50k captured"
+prepare
 for round in $(seq 1 "$ROUNDS"); do
 	for tr in $TRACES; do
 		run_appio "$tr" "$round" | sed "s/^/$tr\tappio\t/" >>rows.tsv
