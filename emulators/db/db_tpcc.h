@@ -32,6 +32,12 @@ extern const char *const db_tpcc_tables[TPCC_NTABLES];
 /* sysbench-tpcc's Lastname(@num): three syllables of 0..999 into @buf (>= 16 bytes). */
 void db_tpcc_lastname(unsigned num, char *buf);
 
+/*
+ * @tmpl into @out with each "$X" (X a capital letter) replaced by vals[X - 'A']
+ * (a "$X" whose value is NULL is kept as it is); stops short of @len.
+ */
+void db_tpcc_expand(const char *tmpl, const char *const vals[26], char *out, size_t len);
+
 /* ---- db_tpcc.c: the run (emu_db's callbacks when the workload is tpcc) ---- */
 int db_tpcc_setup(struct emu_run *run, char *err, size_t errlen);
 int db_tpcc_worker_init(struct emu_worker *w);

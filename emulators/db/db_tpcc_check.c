@@ -71,23 +71,15 @@ static const struct {
 	  "O_C_ID=c.C_ID) sm FROM customer$N c WHERE c.c_w_id=$W) t1 WHERE abs(c1+c_ytd_payment-sm) > 0.004" },
 };
 
-/* Expand $N, $W and $J of @tmpl into @out. */
+/* Expand $N (table set), $W (warehouse) and $J (the dialect's join hint) of @tmpl. */
 static void expand(const char *tmpl, unsigned t, unsigned w, const char *join, char *out, size_t len)
 {
-	size_t j = 0;
+	char n[16], wh[16];
+	const char *vals[26] = { ['N' - 'A'] = n, ['W' - 'A'] = wh, ['J' - 'A'] = join };
 
-	for (const char *p = tmpl; *p && j + 24 < len; p++) {
-		if (*p != '$' || !p[1]) {
-			out[j++] = *p;
-			continue;
-		}
-		p++;
-		if (*p == 'J')
-			j += (size_t)snprintf(out + j, len - j, "%s", join);
-		else
-			j += (size_t)snprintf(out + j, len - j, "%u", *p == 'N' ? t : w);
-	}
-	out[j] = '\0';
+	snprintf(n, sizeof(n), "%u", t);
+	snprintf(wh, sizeof(wh), "%u", w);
+	db_tpcc_expand(tmpl, vals, out, len);
 }
 
 struct checker {

@@ -128,23 +128,32 @@ void db_tpcc_lastname(unsigned num, char *buf)
 	snprintf(buf, 16, "%s%s%s", syl[num / 100 % 10], syl[num / 10 % 10], syl[num % 10]);
 }
 
-/* Expand $N, $T and $D of @tmpl for set @t into @out. */
-static void expand(const char *tmpl, unsigned t, const struct db_dialect *d, char *out, size_t len)
+void db_tpcc_expand(const char *tmpl, const char *const vals[26], char *out, size_t len)
 {
 	size_t j = 0;
 
-	for (const char *p = tmpl; *p && j + 24 < len; p++) {
-		if (*p != '$' || !p[1]) {
+	for (const char *p = tmpl; *p && j + 1 < len; p++) {
+		const char *v = p[0] == '$' && p[1] >= 'A' && p[1] <= 'Z' ? vals[p[1] - 'A'] : NULL;
+		if (!v) {
 			out[j++] = *p;
 			continue;
 		}
 		p++;
-		if (*p == 'N')
-			j += (size_t)snprintf(out + j, len - j, "%u", t);
-		else
-			j += (size_t)snprintf(out + j, len - j, "%s", *p == 'T' ? d->tinyint : d->datetime);
+		j += (size_t)snprintf(out + j, len - j, "%s", v);
+		if (j >= len)
+			j = len - 1;
 	}
 	out[j] = '\0';
+}
+
+/* Expand $N (table set @t), $T and $D (the dialect's tiny integer and date-time types). */
+static void expand(const char *tmpl, unsigned t, const struct db_dialect *d, char *out, size_t len)
+{
+	char n[16];
+	const char *vals[26] = { ['N' - 'A'] = n, ['T' - 'A'] = d->tinyint, ['D' - 'A'] = d->datetime };
+
+	snprintf(n, sizeof(n), "%u", t);
+	db_tpcc_expand(tmpl, vals, out, len);
 }
 
 int db_tpcc_connect(const struct db_opts *o, bool create, struct db_conn **c,
