@@ -48,11 +48,14 @@ jq_check "  per-second series: total, response and lag each sum to the I/Os (wit
 	 ([range(3; $v | length; 4) as $i | $v[$i]] | add - 1000 | fabs) < 3'
 jq_check "  the run lasts the trace, not --time: 1.0 to 2 s" a.json '.points[0].time_s >= 0.999 and .points[0].time_s < 2'
 # never early is exact; how late depends on the CPU the machine leaves the replay (a
-# sanitizer build on a busy machine), so that bound only catches a broken schedule:
-# the accuracy goals are scripts/bench-replay.sh's
-jq_check "  accuracy in the result: trace 0.9995 s, the last I/O not early and under 10 % late, a verdict" a.json \
+# sanitizer build on a busy machine can be descheduled for a tenth of a second), so
+# the bound only catches a broken schedule: under 10 % late, or, where the machine
+# held the replay back, the verdict must say so rather than "kept up" (and still
+# under 100 %). The accuracy goals are scripts/bench-replay.sh's
+jq_check "  accuracy in the result: trace 0.9995 s, the last I/O not early, under 10 % late or said to be late, a verdict" a.json \
 	'.info | (."replay.trace_duration_s" | tonumber) == 0.9995 and
-	 (."replay.duration_error_pct" | tonumber) >= 0 and (."replay.duration_error_pct" | tonumber) < 10 and (."replay.verdict" | length) > 0 and
+	 (."replay.duration_error_pct" | tonumber) as $e | ."replay.verdict" as $v |
+	 $e >= 0 and ($e < 10 or ($e < 100 and $v != "kept up")) and ($v | length) > 0 and
 	 (."replay.ios" | tonumber) == 2200 and (."replay.trace_iops_mean" | tonumber) == 2200'
 jq_check "  the trace was read ahead: the replay never waited for a record (feed_waits 0)" a.json \
 	'.points[0].counters | has("feed_waits") and .feed_waits == 0'
