@@ -36,6 +36,10 @@ const struct opt_def job_run_opt_table[] = {
 	  .flags = OPT_TARGET | OPT_WHERE },
 	{ "time", OPT_UINT, R(time), "30", "measured seconds per sweep point", .min = 1,
 	  .max = OPT_SECONDS_MAX },
+	{ "events", OPT_UINT, R(events), "0",
+	  "end each point after N units of work in all threads (a transaction of db, oltp and "
+	  "tpcc; an operation of nosql, cache and the file-system emulators) begun in the measured "
+	  "time, as sysbench's --events; --time still ends it first when given (0: no limit)", .max = UINT64_MAX / 2 },
 	{ "ramp", OPT_UINT, R(ramp), "0",
 	  "seconds of warm-up per point before measuring (not recorded)", .max = OPT_SECONDS_MAX,
 	  .alias = "warmup-time" },
@@ -145,6 +149,13 @@ static int resolve(struct job *j, char *err, size_t errlen)
 		return fail(err, errlen, "--engine: unknown engine '%s' (see 'appio list')", j->ro.engine);
 	if (j->ro.write_sweep.n && !(j->emu->flags & EMU_WRITE_SWEEP))
 		return fail(err, errlen, "--write-sweep: '%s' has no read/write mix to sweep", j->emu->name);
+	if (j->ro.events && !j->emu->step)
+		return fail(err, errlen, "--events: '%s' issues I/Os, not units of work; use --time "
+			    "(--events counts the transactions or operations of db, oltp, tpcc, nosql, "
+			    "cache and the file-system emulators)", j->preset ? j->preset->name : j->emu->name);
+	/* a point ends by its work alone unless a time is given too */
+	if (j->ro.events && !job_given(j, "time"))
+		j->ro.time = OPT_SECONDS_MAX;
 	if (!job_given(j, "seed") &&
 	    getrandom(&j->ro.seed, sizeof(j->ro.seed), 0) != sizeof(j->ro.seed))
 		j->ro.seed = (uint64_t)time(NULL);
@@ -358,6 +369,7 @@ int job_run(struct job *j, struct result *res, bool progress,
 		.target = target ? &j->target : NULL, .engine = target ? j->engine : NULL,
 		.target_spec = j->target_path ? j->target_path : j->ro.target,
 		.points = j->points, .npoints = j->npoints, .time_ns = time_ns, .ramp_ns = ramp_ns,
+		.events = j->ro.events,
 		.seed = mpi_run_seed(j->ro.seed), .stonewall = j->ro.stonewall, .qd_given = job_given(j, "qd"), .force = j->ro.force, .progress = progress,
 		.report_interval_s = (unsigned)j->ro.report_interval,
 		/* saved after every point, except to stdout: one document there, at the end */

@@ -24,7 +24,7 @@ struct job_run_opts {
 	const char *target;
 	uint64_t size;
 	struct opt_ulist threads, qd, write_sweep;
-	uint64_t time, ramp, seed, report_interval;
+	uint64_t time, ramp, seed, report_interval, events;
 	const char *engine, *json, *csv;
 	bool direct, force;
 	bool steady_state;                      /* precondition to steady state first (src/suite.h) */

@@ -525,12 +525,26 @@ static int loop_sched(struct worker *w)
 	return rc < 0 ? rc : 0;
 }
 
+/*
+ * --events: is the point's work spent? One relaxed add per measured step,
+ * shared by the foreground workers, so that exactly cfg->events steps begin
+ * in the measured time (steps of the warm-up do not count).
+ */
+static bool events_spent(struct worker *w, uint64_t now)
+{
+	uint64_t limit = w->pc->cfg->events;
+
+	return limit && !w->pub.background && now >= w->t_measure &&
+	       atomic_fetch_add_explicit(&w->pc->events, 1, memory_order_relaxed) >= limit;
+}
+
 /* Transactional and background loop: one step at a time until the stop. */
 static int loop_step(struct worker *w, int (*step)(struct emu_worker *))
 {
 	const struct emu_ops *emu = w->pc->er->ops;
+	uint64_t now;
 
-	while (!stopping(w, emu_now())) {
+	while (!stopping(w, now = emu_now()) && !events_spent(w, now)) {
 		int rc = step(&w->pub);
 		if (rc < 0) {
 			if (!atomic_load(&w->pc->failed))

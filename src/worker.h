@@ -57,6 +57,7 @@ struct point_ctx {
 	atomic_bool stop;               /* stop issuing now */
 	atomic_int failed;              /* first failure wins the message */
 	atomic_uint fg_done;            /* foreground workers whose loop has ended */
+	_Atomic uint64_t events;        /* measured steps begun (cfg->events) */
 	char err[512];
 };
 

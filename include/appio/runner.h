@@ -32,6 +32,7 @@ struct run_config {
 	unsigned npoints;
 	uint64_t time_ns;               /* measured time per point */
 	uint64_t ramp_ns;               /* unrecorded warm-up per point */
+	uint64_t events;                /* >0: a point ends after this many measured steps */
 	uint64_t seed;
 	bool force;                     /* --force: passed on to emu_run.force */
 	bool qd_given;                  /* --qd given: an emulator's own default (emu_run.qd) yields */

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# --events: a point ends after a count of units of work (sysbench's --events),
+# shared by its threads, counted in the measured time only; --time still ends
+# it first when given; emulators that issue bare I/Os refuse it.
+. tests/e2e/lib.sh
+cd "$T" || exit 1
+
+expect_exit 0 "oltp --events 300 at 2 threads" -- "$APPIO" run oltp --target o.dat --size 256M \
+	--table-size 2000 --threads 2 --events 300 --json o.json
+jq_check "  exactly 300 transactions, well before the default --time" o.json \
+	'.points[0] | .classes.txn.ops == 300 and .time_s > 0 and .time_s < 30'
+jq_check "  TPS over the time the work took" o.json \
+	'.points[0] | (.classes.txn.ops_per_s * .time_s - 300 | fabs) < 3'
+# a transaction begun in the warm-up and ended after it is measured too: one per thread at most
+expect_exit 0 "--events with --ramp" -- "$APPIO" run oltp --target o.dat --size 256M \
+	--table-size 2000 --threads 2 --events 300 --ramp 1 --json r.json
+jq_check "  300 transactions begun in the measured time, the warm-up's not counted" r.json \
+	'.points[0] | .classes.txn.ops >= 300 and .classes.txn.ops <= 302'
+
+expect_exit 0 "nosql --events 2000 at 1 and 2 threads" -- "$APPIO" run nosql --target n.dat --size 256M \
+	--threads 1,2 --events 2000 --json n.json
+jq_check "  each point its own 2000 operations (updates and queries), well before the default --time" n.json \
+	'(.points | length) == 2 and
+	 all(.points[]; .classes.update.ops + .classes.query.ops == 2000 and .time_s > 0 and .time_s < 30)'
+
+expect_exit 0 "--time ends a point first when given" -- "$APPIO" run oltp --target o.dat --size 256M \
+	--table-size 2000 --threads 1 --events 100000000 --time 1 --json t.json
+jq_check "  1 s, fewer transactions than asked" t.json \
+	'.points[0] | .time_s >= 0.99 and .time_s < 1.5 and .classes.txn.ops < 100000000'
+
+expect_exit 2 "a profile of bare I/Os refuses --events" -- "$APPIO" run 4k-randread --target o.dat --events 10
+grep -q "^appio: --events: '4k-randread' issues I/Os, not units of work; use --time" "$T/stderr" &&
+	ok "  in one line naming the option and what to use" || not_ok "  in one line: $(cat "$T/stderr")"
+expect_exit 2 "--events takes a count" -- "$APPIO" run oltp --target o.dat --events lots
+finish
