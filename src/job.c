@@ -64,6 +64,10 @@ const struct opt_def job_run_opt_table[] = {
 	  "within 20 % of their average, fitted change <= 10 %), then run the points" },
 	{ "round-time", OPT_UINT, R(round_time), "60", "seconds per --steady-state round", .min = 1,
 	  .max = OPT_SECONDS_MAX },
+	{ "rate", OPT_UINT, R(rate), "0",
+	  "open loop: issue this many I/Os per second per point (all threads), each at its "
+	  "intended time; latency is measured from that time (block-level profiles; 0: closed loop)",
+	  .max = 1000000000 },
 	{ "max-rounds", OPT_UINT, R(max_rounds), "25",
 	  "--steady-state gives up (and says so) after this many rounds", .min = 1, .max = 10000 },
 #ifdef HAVE_MPI
@@ -145,6 +149,10 @@ static int resolve(struct job *j, char *err, size_t errlen)
 		return fail(err, errlen, "--engine: unknown engine '%s' (see 'appio list')", j->ro.engine);
 	if (j->ro.write_sweep.n && !(j->emu->flags & EMU_WRITE_SWEEP))
 		return fail(err, errlen, "--write-sweep: '%s' has no read/write mix to sweep", j->emu->name);
+	if (j->ro.rate && (!j->emu->next_io || (j->emu->flags & EMU_SCHEDULED)))
+		return fail(err, errlen, "--rate: '%s' %s; --rate applies to the block-level profiles",
+			    j->emu->name, j->emu->next_io ? "keeps its own schedule" :
+			    "issues dependent I/O per operation");
 	if (!job_given(j, "seed") &&
 	    getrandom(&j->ro.seed, sizeof(j->ro.seed), 0) != sizeof(j->ro.seed))
 		j->ro.seed = (uint64_t)time(NULL);
@@ -300,6 +308,7 @@ void job_describe(const struct job *j, struct result *res)
 	gmtime_r(&now, &tm);
 	strftime(res->started, sizeof(res->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	res->seed = j->ro.seed;
+	res->rate = j->ro.rate;
 	const char *name, *engine;
 	job_names(j, &name, &engine);
 	snprintf(res->workload, sizeof(res->workload), "%s", name);
@@ -359,7 +368,7 @@ int job_run(struct job *j, struct result *res, bool progress,
 		.target_spec = j->target_path ? j->target_path : j->ro.target,
 		.points = j->points, .npoints = j->npoints, .time_ns = time_ns, .ramp_ns = ramp_ns,
 		.seed = mpi_run_seed(j->ro.seed), .stonewall = j->ro.stonewall, .qd_given = job_given(j, "qd"), .force = j->ro.force, .progress = progress,
-		.report_interval_s = (unsigned)j->ro.report_interval,
+		.report_interval_s = (unsigned)j->ro.report_interval, .rate = j->ro.rate,
 		/* saved after every point, except to stdout: one document there, at the end */
 		.json_path = j->ro.json && strcmp(j->ro.json, "-") && mpi_run_root() ? j->ro.json : NULL,
 		.interrupted = interrupted,

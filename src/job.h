@@ -30,6 +30,7 @@ struct job_run_opts {
 	bool steady_state;                      /* precondition to steady state first (src/suite.h) */
 	bool target_split, stonewall;           /* under mpirun (src/mpi_run.h); MPI builds only */
 	uint64_t round_time, max_rounds;
+	uint64_t rate;                          /* --rate: open loop, I/Os per second per point */
 };
 
 struct job {

@@ -378,6 +378,9 @@ static void json_document(FILE *f, const struct result *r)
 	fputs("},\n", f);
 	if (r->has_health)
 		json_health(f, r);
+	if (r->rate)
+		fprintf(f, "  \"rate_iops\": %llu,\n  \"latency_from\": \"intended_start\",\n",
+			(unsigned long long)r->rate);
 	fputs("  \"info\": ", f);
 	json_kv_object(f, r->info, r->ninfo);
 	fputs(",\n  \"points\": [\n", f);
@@ -526,6 +529,20 @@ static void print_slowest(const struct point_ranks *pr, FILE *f)
 		fmt_ns((double)s->max_ns, c, sizeof(c)));
 }
 
+/* --rate: how latency was taken, and the points whose target did not keep up. */
+static void print_rate(const struct result *r, FILE *f)
+{
+	fprintf(f, "open loop at %llu IOPS a point: latency from each I/O's intended start "
+		"(coordinated omission excluded)\n", (unsigned long long)r->rate);
+	for (unsigned i = 0; i < r->npoints; i++) {
+		const struct cls_result *h = headline(&r->points[i]);
+		if (!r->points[i].partial && h->ops_per_s < 0.99 * (double)r->rate)
+			fprintf(f, "  %uT/%uQ: %.0f IOPS of %llu: the target fell behind, and its "
+				"latency includes the wait\n", r->points[i].pt.threads, r->points[i].pt.qd,
+				h->ops_per_s, (unsigned long long)r->rate);
+	}
+}
+
 void result_print_table(const struct result *r, FILE *f)
 {
 	if (!r->npoints)
@@ -555,6 +572,8 @@ void result_print_table(const struct result *r, FILE *f)
 		if (p->ranks)
 			print_slowest(p->ranks, f);
 	}
+	if (r->rate)
+		print_rate(r, f);
 	if (dev_mbps)
 		fprintf(f, "MB/s: what the drive read and wrote during the point (its own counters)\n");
 	if (r->interrupted)

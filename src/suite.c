@@ -142,7 +142,7 @@ int suite_run_point(struct job *j, struct result *res, unsigned idx, double time
 		.target_spec = j->ro.target, .points = &j->points[idx], .npoints = 1,
 		.time_ns = (uint64_t)(time_s * 1e9), .ramp_ns = (uint64_t)(ramp_s * 1e9),
 		.seed = seed, .qd_given = job_given(j, "qd"), .force = j->ro.force, .progress = true,
-		.interrupted = interrupted,
+		.interrupted = interrupted, .rate = j->ro.rate,
 	};
 	return runner_run(&cfg, res, err, errlen);
 }

@@ -16,6 +16,8 @@
  *   target { path, kind, size, logical_block_size, physical_block_size,
  *            device, model, rotational, scheduler, created, layout_s },
  *   workload { name, preset, engine, options { name: text } },
+ *   rate_iops?, latency_from? ("intended_start": an open-loop --rate run, every
+ *   latency taken from the I/O's scheduled start, waits for the target included),
  *   health? { before, after: { available, why? | protocol, model, data_read_bytes,
  *             data_written_bytes, media_errors, percentage_used, temperature_c,
  *             power_on_hours } }      (the drive's own counters; null: not reported)
@@ -171,6 +173,12 @@ struct result {
 	 */
 	bool has_health;
 	struct health health[2];
+	/*
+	 * --rate: the open-loop rate asked for (I/Os per second per point), 0 for
+	 * a closed loop. When set the document says "rate_iops" and
+	 * "latency_from": "intended_start" (coordinated omission excluded).
+	 */
+	uint64_t rate;
 };
 
 /* Empty @r; the caller owns it. */
