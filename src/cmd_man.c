@@ -146,6 +146,15 @@ static void man_page(FILE *f)
 		 "without it the ranked summary is printed");
 	man_item(f, "--label FILE=NAME", "name the drive of result FILE (by default its model, or its "
 		 "block device and host)");
+	man_item(f, "--slo LIMITS", "latency limits for the summary, as 'appio run --slo' (default: "
+		 "those each run recorded): each workload's figure at the highest-throughput point "
+		 "within them, ranked");
+	man_item(f, "--price FILE=AMOUNT", "the price of the drive of result FILE: throughput per "
+		 "unit of price (within the SLO, else at the reference point) and price per TB");
+	man_item(f, "--currency NAME", "the unit of --price (default USD)");
+	man_item(f, "--dwpd FILE=N", "the rated endurance of the drive of result FILE in drive "
+		 "writes per day: how long it would last under each workload");
+	man_item(f, "--warranty-years N", "the years over which --dwpd is rated (default 5)");
 	fputs(".SH ENGINES\n", f);
 	for (const struct engine_ops *const *e = engine_table; *e; e++)
 		man_item(f, (*e)->name, (*e)->desc);
@@ -206,7 +215,7 @@ static void completion_bash(FILE *f)
 	workload_names(f);
 	fputs("\" -- \"$cur\"))\n\t\treturn\n\tfi\n"
 	      "\tcase $first in\n"
-	      "\treport|compare) COMPREPLY=($(compgen -W \"-o --label\" -- \"$cur\") $(compgen -f -X '!*.json' -- \"$cur\"))\n"
+	      "\treport|compare) COMPREPLY=($(compgen -W \"-o --label --slo --price --currency --dwpd --warranty-years\" -- \"$cur\") $(compgen -f -X '!*.json' -- \"$cur\"))\n"
 	      "\t\treturn ;;\n"
 	      "\ttrace) [ \"$COMP_CWORD\" -eq 2 ] && COMPREPLY=($(compgen -W \"info convert formats record\" -- \"$cur\")) ||\n"
 	      "\t\tCOMPREPLY=($(compgen -W \"--from --to --queue --json -o\" -- \"$cur\") $(compgen -f -- \"$cur\"))\n"

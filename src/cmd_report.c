@@ -5,12 +5,14 @@
  * the HTML report, print the summary, or print the comparison tables.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "buyer.h"
 #include "cli.h"
 #include "compare.h"
 #include "json_read.h"
@@ -21,6 +23,7 @@ struct docs {
 	struct json_read_doc *d;
 	unsigned n;
 	const char *out;                /* -o FILE, or NULL */
+	struct buyer_opts bo;           /* --slo, --price, --dwpd, --currency, --warranty-years */
 };
 
 static void release(struct docs *ds)
@@ -28,6 +31,8 @@ static void release(struct docs *ds)
 	for (unsigned i = 0; i < ds->n; i++)
 		json_read_release(&ds->d[i]);
 	free(ds->d);
+	free(ds->bo.price);
+	free(ds->bo.dwpd);
 }
 
 /* Ctrl-C between documents or before the output: exit 130, nothing written. */
@@ -67,6 +72,77 @@ static void set_label(struct docs *ds, const char *cmd, const char *arg)
 			cmd, (int)(eq - arg), arg);
 }
 
+/* Options that take a value and are applied once every result is read. */
+static bool later_opt(const char *a)
+{
+	return !strcmp(a, "--label") || !strcmp(a, "--price") || !strcmp(a, "--dwpd") ||
+	       !strcmp(a, "--slo") || !strcmp(a, "--currency") || !strcmp(a, "--warranty-years");
+}
+
+/* A positive number, all of @s; NAN when it is not one. */
+static double positive(const char *s)
+{
+	char *end;
+	double v = s && *s ? strtod(s, &end) : NAN;
+	return !isnan(v) && !*end && v > 0 && isfinite(v) ? v : NAN;
+}
+
+/* --price FILE=AMOUNT, --dwpd FILE=N: into @v[the document's index]. */
+static void set_number(struct docs *ds, const char *cmd, const char *opt, const char *arg, double *v,
+		       const char *example)
+{
+	const char *eq = arg ? strrchr(arg, '=') : NULL;
+	double x = eq ? positive(eq + 1) : NAN;
+
+	if (!eq || eq == arg || isnan(x))
+		cli_usage_error("%s: %s: expected FILE=NUMBER (a positive number), e.g. %s %s", cmd, opt,
+				opt, example);
+	for (unsigned i = 0; i < ds->n; i++)
+		if (strlen(ds->d[i].path) == (size_t)(eq - arg) && !strncmp(ds->d[i].path, arg, (size_t)(eq - arg))) {
+			v[i] = x;
+			return;
+		}
+	cli_usage_error("%s: %s: '%.*s' is not one of the results read (%s FILE=NUMBER)", cmd, opt,
+			(int)(eq - arg), arg, opt);
+}
+
+/* Every option applied after the results are read, in order. */
+static void apply_later(struct docs *ds, int argc, char **argv)
+{
+	char err[600];
+	struct buyer_opts *o = &ds->bo;
+
+	o->currency = "USD";
+	o->warranty_years = 5;
+	o->price = xcalloc(ds->n, sizeof(*o->price));
+	o->dwpd = xcalloc(ds->n, sizeof(*o->dwpd));
+	for (unsigned i = 0; i < ds->n; i++)
+		o->price[i] = o->dwpd[i] = NAN;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!later_opt(a))
+			continue;
+		i++;
+		if (!strcmp(a, "--label"))
+			set_label(ds, argv[0], v);
+		else if (!strcmp(a, "--price"))
+			set_number(ds, argv[0], a, v, o->price, "nvme1.json=1299");
+		else if (!strcmp(a, "--dwpd"))
+			set_number(ds, argv[0], a, v, o->dwpd, "nvme1.json=1");
+		else if (!strcmp(a, "--slo") && (!v || slo_parse(&o->slo, v, err, sizeof(err))))
+			cli_usage_error("%s: %s", argv[0], v ? err : "--slo: expected [CLASS.]STAT=TIME, e.g. p99=2ms");
+		else if (!strcmp(a, "--currency") && (!v || !*v || strlen(v) > 8 || strpbrk(v, " <>&\"'")))
+			cli_usage_error("%s: --currency: expected a short currency name, e.g. --currency USD", argv[0]);
+		else if (!strcmp(a, "--currency"))
+			o->currency = v;
+		else if (!strcmp(a, "--warranty-years") && !(positive(v) <= 100))
+			cli_usage_error("%s: --warranty-years: expected a number of years (0 to 100), e.g. "
+					"--warranty-years 5", argv[0]);
+		else if (!strcmp(a, "--warranty-years"))
+			o->warranty_years = positive(v);
+	}
+}
+
 /*
  * Load every file argument; -o FILE when @allow_out; --label FILE=NAME (after
  * every file is read). Exits 2 on bad input.
@@ -78,7 +154,7 @@ static void load(struct docs *ds, int argc, char **argv, bool allow_out, const c
 	memset(ds, 0, sizeof(*ds));
 	ds->d = xcalloc((size_t)argc, sizeof(*ds->d));
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--label")) {
+		if (later_opt(argv[i])) {
 			i++;                    /* applied once every result is read */
 			continue;
 		}
@@ -107,9 +183,7 @@ static void load(struct docs *ds, int argc, char **argv, bool allow_out, const c
 		if (argv[i] != ds->out && same_file(ds->out, argv[i]))
 			cli_usage_error("%s: -o '%s' is one of the results read; write the report to "
 					"another file", argv[0], ds->out);
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--label"))
-			set_label(ds, argv[0], ++i < argc ? argv[i] : NULL);
+	apply_later(ds, argc, argv);
 	json_read_labels(ds->d, ds->n);
 	stop_if_interrupted(ds);
 	if (compare_check(ds->d, ds->n, err, sizeof(err)))
@@ -134,10 +208,26 @@ static void print_drives(const struct docs *ds, FILE *f)
 	}
 }
 
+/* The summary (and cost) as text; 1 when a recorded limit cannot be read. */
+static int print_buyer(const struct docs *ds, FILE *f)
+{
+	struct buyer b;
+	char err[600];
+	int rc = buyer_build(&b, ds->d, ds->n, &ds->bo, err, sizeof(err));
+
+	if (!rc)
+		buyer_print(&b, ds->d, &ds->bo, f);
+	else
+		fprintf(stderr, "appio: %s\n", err);
+	buyer_release(&b);
+	return rc ? 1 : 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const char usage[] = "usage: appio report RESULT.json [MORE.json ...] [-o report.html] "
-		"[--label FILE=NAME ...]";
+		"[--label FILE=NAME ...] [--slo p99=2ms] [--price FILE=AMOUNT ...] [--currency USD] "
+		"[--dwpd FILE=N ...] [--warranty-years 5]";
 	struct docs ds;
 	char err[600];
 	int status = 0;
@@ -145,6 +235,7 @@ int cmd_report(int argc, char **argv)
 	load(&ds, argc, argv, true, usage);
 	if (!ds.out) {
 		print_drives(&ds, stdout);
+		status = print_buyer(&ds, stdout);
 		compare_print_summary(ds.d, ds.n, stdout);
 	} else if (!report_have_gnuplot()) {
 		release(&ds);
@@ -152,7 +243,7 @@ int cmd_report(int argc, char **argv)
 				"(Debian package gnuplot-nox, or scripts/install-deps.sh)");
 	} else {
 		signal(SIGPIPE, SIG_IGN);       /* a gnuplot that dies early is reported, not fatal */
-		int rc = report_write_html(ds.d, ds.n, ds.out, &cli_interrupted, err, sizeof(err));
+		int rc = report_write_html(ds.d, ds.n, ds.out, &ds.bo, &cli_interrupted, err, sizeof(err));
 		if (rc) {
 			fprintf(stderr, "appio: %s\n", err);
 			status = rc == -EINTR ? EXIT_INTERRUPTED : 1;
@@ -166,7 +257,8 @@ int cmd_report(int argc, char **argv)
 
 int cmd_compare(int argc, char **argv)
 {
-	static const char usage[] = "usage: appio compare A.json B.json [MORE.json ...] [--label FILE=NAME ...]";
+	static const char usage[] = "usage: appio compare A.json B.json [MORE.json ...] [--label FILE=NAME ...] "
+		"[--slo p99=2ms] [--price FILE=AMOUNT ...] [--currency USD] [--dwpd FILE=N ...] [--warranty-years 5]";
 	struct docs ds;
 
 	load(&ds, argc, argv, false, usage);
@@ -176,6 +268,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	print_drives(&ds, stdout);
 	compare_print(ds.d, ds.n, stdout);
+	int status = print_buyer(&ds, stdout);
 	release(&ds);
-	return 0;
+	return status;
 }

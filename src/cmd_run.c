@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "job.h"
 #include "mpi_run.h"
+#include "slo_search.h"
 #include "suite.h"
 #include "version.h"
 
@@ -77,26 +78,11 @@ static void parse_or_exit(struct job *j, int argc, char **argv)
 /* What the drive said of itself before and after, beside what the host wrote. */
 static void print_health(const struct result *res, FILE *f)
 {
-	const struct health *a = &res->health[0], *b = &res->health[1];
 	uint64_t host = 0;
 
-	if (!a->valid || !b->valid) {
-		fprintf(f, "drive health (smartctl): not available: %s\n", a->valid ? b->why : a->why);
-		return;
-	}
 	for (unsigned i = 0; i < res->npoints; i++)
 		host += res->points[i].dev.valid ? res->points[i].dev.write_bytes : 0;
-	fputs("drive health (smartctl):", f);
-	if (a->data_written_bytes >= 0 && b->data_written_bytes >= 0)
-		fprintf(f, " the drive counted %.2f GB written (the host %.2f GB in the measured points);",
-			(double)(b->data_written_bytes - a->data_written_bytes) / 1e9, (double)host / 1e9);
-	if (b->temperature_c >= 0)
-		fprintf(f, " %lld -> %lld C;", (long long)a->temperature_c, (long long)b->temperature_c);
-	if (b->percentage_used >= 0)
-		fprintf(f, " %lld %% of its rated endurance used;", (long long)b->percentage_used);
-	if (b->media_errors >= 0)
-		fprintf(f, " %lld media errors", (long long)b->media_errors);
-	fputc('\n', f);
+	health_print(f, &res->health[0], &res->health[1], host, "in the measured points");
 }
 
 /*
@@ -150,6 +136,11 @@ static int run_job(struct job *j)
 	rc = j->ro.steady_state ? precondition(j, &st, &pre, &res, out, err, sizeof(err)) : 0;
 	if (!rc)
 		rc = job_run(j, &res, true, &cli_interrupted, err, sizeof(err));
+	struct slo_search search;
+	if (!rc && j->ro.slo_search && mpi_run_root()) {
+		rc = slo_search_run(j, &res, &search, &cli_interrupted, out, err, sizeof(err));
+		res.slo_search = &search;
+	}
 	if (res.has_health)
 		health_read(j->target.dev, &res.health[1]);
 	int status = cli_finish(&res, rc, err, j->ro.json, j->ro.csv);

@@ -87,6 +87,9 @@ int cmd_suite(int argc, char **argv)
 	s.log = stdout;
 	int rc = suite_run(&s, &cli_interrupted, err, sizeof(err));
 	suite_print_summary(&s, stdout);
+	if (s.health_after)
+		health_print(stdout, &s.health[0], &s.health[1], s.host_written,
+			     "in the measured points of the suite");
 	fflush(stdout);
 	int status = 0;
 	bool talk = mpi_run_root();

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "appio/health.h"
+#include "json_write.h"
 #include "appio/xalloc.h"
 
 extern char **environ;
@@ -193,4 +194,67 @@ void health_read(const char *dev, struct health *h)
 		return;
 	health_parse(out, len, h);
 	free(out);
+}
+
+static void json_count(FILE *f, const char *key, int64_t v)
+{
+	fprintf(f, ", \"%s\": ", key);
+	if (v < 0)
+		fputs("null", f);
+	else
+		fprintf(f, "%lld", (long long)v);
+}
+
+static void json_one(FILE *f, const char *key, const struct health *h)
+{
+	fprintf(f, "\"%s\": {\"available\": %s", key, h->valid ? "true" : "false");
+	if (!h->valid) {
+		fputs(", \"why\": ", f);
+		json_str(f, h->why);
+		fputc('}', f);
+		return;
+	}
+	fputs(", \"protocol\": ", f);
+	json_str(f, h->protocol);
+	fputs(", \"model\": ", f);
+	json_str(f, h->model);
+	json_count(f, "data_read_bytes", h->data_read_bytes);
+	json_count(f, "data_written_bytes", h->data_written_bytes);
+	json_count(f, "media_errors", h->media_errors);
+	json_count(f, "percentage_used", h->percentage_used);
+	json_count(f, "temperature_c", h->temperature_c);
+	json_count(f, "power_on_hours", h->power_on_hours);
+	fputc('}', f);
+}
+
+void health_write_json(FILE *f, const struct health *before, const struct health *after)
+{
+	fputs("\"health\": {", f);
+	json_one(f, "before", before);
+	if (after) {
+		fputs(", ", f);
+		json_one(f, "after", after);
+	}
+	fputc('}', f);
+}
+
+void health_print(FILE *f, const struct health *a, const struct health *b, uint64_t host_written,
+		  const char *host_what)
+{
+	if (!a->valid || !b->valid) {
+		fprintf(f, "drive health (smartctl): not available: %s\n", a->valid ? b->why : a->why);
+		return;
+	}
+	fputs("drive health (smartctl):", f);
+	if (a->data_written_bytes >= 0 && b->data_written_bytes >= 0)
+		fprintf(f, " the drive counted %.2f GB written (the host %.2f GB %s);",
+			(double)(b->data_written_bytes - a->data_written_bytes) / 1e9,
+			(double)host_written / 1e9, host_what);
+	if (b->temperature_c >= 0)
+		fprintf(f, " %lld -> %lld C;", (long long)a->temperature_c, (long long)b->temperature_c);
+	if (b->percentage_used >= 0)
+		fprintf(f, " %lld %% of its rated endurance used;", (long long)b->percentage_used);
+	if (b->media_errors >= 0)
+		fprintf(f, " %lld media errors", (long long)b->media_errors);
+	fputc('\n', f);
 }

@@ -16,6 +16,7 @@
 #include "appio/runner.h"
 #include "job.h"
 #include "mpi_run.h"
+#include "slo_search.h"
 #include "appio/xalloc.h"
 
 #define MAX_POINTS 4096
@@ -68,6 +69,18 @@ const struct opt_def job_run_opt_table[] = {
 	  "within 20 % of their average, fitted change <= 10 %), then run the points" },
 	{ "round-time", OPT_UINT, R(round_time), "60", "seconds per --steady-state round", .min = 1,
 	  .max = OPT_SECONDS_MAX },
+	{ "rate", OPT_UINT, R(rate), "0",
+	  "open loop: issue this many I/Os per second per point (all threads), each at its "
+	  "intended time; latency is measured from that time (block-level profiles; 0: closed loop)",
+	  .max = 1000000000 },
+	{ "slo", OPT_STRLIST, R(slo), NULL,
+	  "latency limits, [CLASS.]STAT=TIME (STAT mean, p50, p90, p99, p99.9, p99.99 or max): "
+	  "the highest-throughput point that meets them, e.g. p99=2ms or read.p99=1ms,write.p99=5ms",
+	  .flags = OPT_WHERE },
+	{ "slo-search", OPT_UINT, R(slo_search), "0",
+	  "after the sweep, find the throughput at the --slo limits by at most N rate-limited runs "
+	  "(bisection over --rate at the sweep's busiest point, --time each; block-level profiles)",
+	  .max = SLO_SEARCH_PROBES, .flags = OPT_WHERE },
 	{ "max-rounds", OPT_UINT, R(max_rounds), "25",
 	  "--steady-state gives up (and says so) after this many rounds", .min = 1, .max = 10000 },
 #ifdef HAVE_MPI
@@ -156,6 +169,18 @@ static int resolve(struct job *j, char *err, size_t errlen)
 	/* a point ends by its work alone unless a time is given too */
 	if (j->ro.events && !job_given(j, "time"))
 		j->ro.time = OPT_SECONDS_MAX;
+	if (j->ro.rate && (!j->emu->next_io || (j->emu->flags & EMU_SCHEDULED)))
+		return fail(err, errlen, "--rate: '%s' %s; --rate applies to the block-level profiles",
+			    j->emu->name, j->emu->next_io ? "keeps its own schedule" :
+			    "issues dependent I/O per operation");
+	for (unsigned i = 0; i < j->ro.slo.n; i++)
+		if (slo_parse(&j->slo, j->ro.slo.v[i], err, errlen))
+			return -EINVAL;
+	if (j->ro.slo_search && !j->slo.n)
+		return fail(err, errlen, "--slo-search: needs the limits to search for (--slo p99=2ms)");
+	if (j->ro.slo_search && (!j->emu->next_io || (j->emu->flags & EMU_SCHEDULED)))
+		return fail(err, errlen, "--slo-search: '%s' cannot run at a set rate; --slo-search "
+			    "applies to the block-level profiles", j->emu->name);
 	if (!job_given(j, "seed") &&
 	    getrandom(&j->ro.seed, sizeof(j->ro.seed), 0) != sizeof(j->ro.seed))
 		j->ro.seed = (uint64_t)time(NULL);
@@ -311,6 +336,8 @@ void job_describe(const struct job *j, struct result *res)
 	gmtime_r(&now, &tm);
 	strftime(res->started, sizeof(res->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	res->seed = j->ro.seed;
+	res->rate = j->ro.rate;
+	res->slo = j->slo.n ? &j->slo : NULL;
 	const char *name, *engine;
 	job_names(j, &name, &engine);
 	snprintf(res->workload, sizeof(res->workload), "%s", name);
@@ -371,7 +398,7 @@ int job_run(struct job *j, struct result *res, bool progress,
 		.points = j->points, .npoints = j->npoints, .time_ns = time_ns, .ramp_ns = ramp_ns,
 		.events = j->ro.events,
 		.seed = mpi_run_seed(j->ro.seed), .stonewall = j->ro.stonewall, .qd_given = job_given(j, "qd"), .force = j->ro.force, .progress = progress,
-		.report_interval_s = (unsigned)j->ro.report_interval,
+		.report_interval_s = (unsigned)j->ro.report_interval, .rate = j->ro.rate,
 		/* saved after every point, except to stdout: one document there, at the end */
 		.json_path = j->ro.json && strcmp(j->ro.json, "-") && mpi_run_root() ? j->ro.json : NULL,
 		.interrupted = interrupted,

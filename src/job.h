@@ -19,6 +19,7 @@
 #include "appio/opt.h"
 #include "appio/result.h"
 #include "appio/target.h"
+#include "slo.h"
 
 struct job_run_opts {
 	const char *target;
@@ -30,6 +31,9 @@ struct job_run_opts {
 	bool steady_state;                      /* precondition to steady state first (src/suite.h) */
 	bool target_split, stonewall;           /* under mpirun (src/mpi_run.h); MPI builds only */
 	uint64_t round_time, max_rounds;
+	uint64_t rate;                          /* --rate: open loop, I/Os per second per point */
+	struct opt_strlist slo;                 /* --slo: latency limits (src/slo.h) */
+	uint64_t slo_search;                    /* --slo-search N: rate-limited runs to the limit */
 };
 
 struct job {
@@ -47,6 +51,7 @@ struct job {
 	struct target target;
 	char *target_path;                      /* --target with %r/%h/%l expanded for this rank */
 	char about[256];                        /* EMU_NO_TARGET: what emu->check() found */
+	struct slo slo;                         /* every --slo limit, parsed */
 };
 
 /* The run options every job accepts (for help and for the suite). */

@@ -280,7 +280,7 @@ static const char style[] =
 	"td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;white-space:nowrap}"
 	"th{background:#f2f2f2}.l{text-align:left}.best{font-weight:bold;background:#eef7ee}"
 	".missing{color:#a00}figure{margin:8px 0}figure svg{width:100%;height:auto}"
-	"nav a{margin-right:1em}.note{color:#555;font-size:.9em}";
+	"nav a{margin-right:1em}.note{color:#555;font-size:.9em}.winner{outline:2px solid #2a7}";
 
 static void facts_row(FILE *f, const struct json_read_doc *d)
 {
@@ -412,9 +412,10 @@ static void missing_note(FILE *f, const struct json_read_doc *d, unsigned n, con
 		fputs("</p>\n", f);
 }
 
-static int page(FILE *f, const struct json_read_doc *d, unsigned n, volatile sig_atomic_t *stop,
-		char *err, size_t errlen)
+static int page(FILE *f, const struct json_read_doc *d, unsigned n, const struct buyer_opts *o,
+		volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
+	struct buyer b;
 	const char **names;
 	unsigned nt = compare_tests(d, n, &names);
 	char now[32];
@@ -427,8 +428,12 @@ static int page(FILE *f, const struct json_read_doc *d, unsigned n, volatile sig
 		"</title>\n<style>%s</style></head><body>\n<h1>appio report</h1>\n<p class=\"note\">"
 		"appio %s, %s; %u drive(s), %u test(s). Throughput: higher is better; latency: lower is better. "
 		"MB/s = 10<sup>6</sup> bytes per second.</p>\n", style, APPIO_VERSION, now, n, nt);
+	rc = buyer_build(&b, d, n, o, err, errlen);
+	if (!rc)
+		buyer_html(&b, d, o, f);
+	buyer_release(&b);
 	facts(f, d, n);
-	fputs("<nav>", f);
+	fputs("<nav><a href=\"#summary\">Summary</a> ", f);
 	for (unsigned i = 0; i < nt; i++) {
 		fprintf(f, "<a href=\"#test-%u\">", i + 1);
 		chart_html(f, names[i]);
@@ -462,7 +467,7 @@ static int page(FILE *f, const struct json_read_doc *d, unsigned n, volatile sig
 }
 
 int report_write_html(const struct json_read_doc *d, unsigned n, const char *path,
-		      volatile sig_atomic_t *stop, char *err, size_t errlen)
+		      const struct buyer_opts *o, volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
 	char tmp[4200];
 	FILE *f;
@@ -473,7 +478,7 @@ int report_write_html(const struct json_read_doc *d, unsigned n, const char *pat
 		snprintf(err, errlen, "report: cannot write '%s': %s", path, strerror(e));
 		return -e;
 	}
-	int rc = page(f, d, n, stop, err, errlen);
+	int rc = page(f, d, n, o, stop, err, errlen);
 	if (ferror(f) | fclose(f) || (!rc && rename(tmp, path))) {
 		int e = errno ? errno : EIO;
 		if (!rc)

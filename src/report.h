@@ -25,18 +25,20 @@
 
 #include <signal.h>
 
+#include "buyer.h"
 #include "json_read.h"
 
 /* Is a gnuplot executable on $PATH? */
 bool report_have_gnuplot(void);
 
 /*
- * Write the page for drives @d[0..n) to @path (temporary file + rename).
+ * Write the page for drives @d[0..n) to @path (temporary file + rename): first
+ * the buyer's summary (and cost, with prices in @o; buyer.h), then the rest.
  * SIGPIPE should be ignored by the caller (a gnuplot that dies early).
  * Between charts it looks at *@stop (may be NULL): nonzero (Ctrl-C) leaves
  * no file and returns -EINTR.
  */
 int report_write_html(const struct json_read_doc *d, unsigned n, const char *path,
-		      volatile sig_atomic_t *stop, char *err, size_t errlen);
+		      const struct buyer_opts *o, volatile sig_atomic_t *stop, char *err, size_t errlen);
 
 #endif

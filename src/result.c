@@ -14,6 +14,8 @@
 #include "appio/hist.h"
 #include "appio/result.h"
 #include "json_write.h"
+#include "slo.h"
+#include "slo_search.h"
 #include "version.h"
 #include "appio/xalloc.h"
 
@@ -315,44 +317,11 @@ static void json_point(FILE *f, const struct point_result *p)
 	fputc('}', f);
 }
 
-static void json_count(FILE *f, const char *key, int64_t v)
-{
-	fprintf(f, ", \"%s\": ", key);
-	if (v < 0)
-		fputs("null", f);
-	else
-		fprintf(f, "%lld", (long long)v);
-}
-
-static void json_health_one(FILE *f, const char *key, const struct health *h)
-{
-	fprintf(f, "\"%s\": {\"available\": %s", key, h->valid ? "true" : "false");
-	if (!h->valid) {
-		fputs(", \"why\": ", f);
-		json_str(f, h->why);
-		fputc('}', f);
-		return;
-	}
-	fputs(", \"protocol\": ", f);
-	json_str(f, h->protocol);
-	fputs(", \"model\": ", f);
-	json_str(f, h->model);
-	json_count(f, "data_read_bytes", h->data_read_bytes);
-	json_count(f, "data_written_bytes", h->data_written_bytes);
-	json_count(f, "media_errors", h->media_errors);
-	json_count(f, "percentage_used", h->percentage_used);
-	json_count(f, "temperature_c", h->temperature_c);
-	json_count(f, "power_on_hours", h->power_on_hours);
-	fputc('}', f);
-}
-
 static void json_health(FILE *f, const struct result *r)
 {
-	fputs("  \"health\": {", f);
-	json_health_one(f, "before", &r->health[0]);
-	fputs(", ", f);
-	json_health_one(f, "after", &r->health[1]);
-	fputs("},\n", f);
+	fputs("  ", f);
+	health_write_json(f, &r->health[0], &r->health[1]);
+	fputs(",\n", f);
 }
 
 static void json_document(FILE *f, const struct result *r)
@@ -378,6 +347,19 @@ static void json_document(FILE *f, const struct result *r)
 	fputs("},\n", f);
 	if (r->has_health)
 		json_health(f, r);
+	if (r->slo) {
+		fputs("  ", f);
+		slo_write_json(r->slo, r, f);
+		fputs(",\n", f);
+	}
+	if (r->slo_search) {
+		fputs("  ", f);
+		slo_search_write_json(r->slo_search, f);
+		fputs(",\n", f);
+	}
+	if (r->rate)
+		fprintf(f, "  \"rate_iops\": %llu,\n  \"latency_from\": \"intended_start\",\n",
+			(unsigned long long)r->rate);
 	fputs("  \"info\": ", f);
 	json_kv_object(f, r->info, r->ninfo);
 	fputs(",\n  \"points\": [\n", f);
@@ -526,6 +508,20 @@ static void print_slowest(const struct point_ranks *pr, FILE *f)
 		fmt_ns((double)s->max_ns, c, sizeof(c)));
 }
 
+/* --rate: how latency was taken, and the points whose target did not keep up. */
+static void print_rate(const struct result *r, FILE *f)
+{
+	fprintf(f, "open loop at %llu IOPS a point: latency from each I/O's intended start "
+		"(coordinated omission excluded)\n", (unsigned long long)r->rate);
+	for (unsigned i = 0; i < r->npoints; i++) {
+		const struct cls_result *h = headline(&r->points[i]);
+		if (!r->points[i].partial && h->ops_per_s < 0.99 * (double)r->rate)
+			fprintf(f, "  %uT/%uQ: %.0f IOPS of %llu: the target fell behind, and its "
+				"latency includes the wait\n", r->points[i].pt.threads, r->points[i].pt.qd,
+				h->ops_per_s, (unsigned long long)r->rate);
+	}
+}
+
 void result_print_table(const struct result *r, FILE *f)
 {
 	if (!r->npoints)
@@ -555,6 +551,12 @@ void result_print_table(const struct result *r, FILE *f)
 		if (p->ranks)
 			print_slowest(p->ranks, f);
 	}
+	if (r->rate)
+		print_rate(r, f);
+	if (r->slo)
+		slo_print(r->slo, r, f);
+	if (r->slo_search)
+		slo_search_print(r->slo_search, f);
 	if (dev_mbps)
 		fprintf(f, "MB/s: what the drive read and wrote during the point (its own counters)\n");
 	if (r->interrupted)

@@ -83,6 +83,12 @@ const struct opt_def suite_opt_table[] = {
 	  "allow writes to a block device that is mounted or holds a file system or partitions" },
 	{ "seed", OPT_UINT, S(seed), NULL, "random seed of the suite (each phase derives its own)",
 	  .max = (1ULL << 53) - 1 },
+	{ "slo", OPT_STRLIST, S(slo), NULL,
+	  "latency limits for every sweep, application and database phase, as 'appio run --slo': "
+	  "the highest-throughput point within them, e.g. p99=2ms or read.p99=1ms,write.p99=5ms" },
+	{ "slo-search", OPT_UINT, S(slo_search), "0",
+	  "after each profile's sweep, at most N rate-limited runs (--time each) to find the "
+	  "throughput at the --slo limits", .max = SLO_SEARCH_PROBES },
 	{ "pre-args", OPT_STRLIST, S(extra[EXTRA_PRE]), NULL,
 	  "more 'appio run' options for preconditioning: 'ARGS' for all, 'PROFILE:ARGS' for one "
 	  "(repeatable)" },
@@ -142,7 +148,7 @@ int suite_run_point(struct job *j, struct result *res, unsigned idx, double time
 		.target_spec = j->ro.target, .points = &j->points[idx], .npoints = 1,
 		.time_ns = (uint64_t)(time_s * 1e9), .ramp_ns = (uint64_t)(ramp_s * 1e9),
 		.seed = seed, .qd_given = job_given(j, "qd"), .force = j->ro.force, .progress = true,
-		.interrupted = interrupted,
+		.interrupted = interrupted, .rate = j->ro.rate,
 	};
 	return runner_run(&cfg, res, err, errlen);
 }
@@ -297,6 +303,15 @@ static void add_opt(struct suite_phase *ph, const char *name, const char *fmt, .
 	add_word(ph, val);
 }
 
+/* --slo (and, for a sweep, --slo-search) passed on to a phase. */
+static void add_slo(const struct suite *s, struct suite_phase *ph, bool search)
+{
+	for (unsigned i = 0; i < s->o.slo.n; i++)
+		add_opt(ph, "slo", "%s", s->o.slo.v[i]);
+	if (search && s->o.slo_search)
+		add_opt(ph, "slo-search", "%llu", (unsigned long long)s->o.slo_search);
+}
+
 /* A list as opt_format() writes any OPT_ULIST ("2,4,8"), by way of a row that has one. */
 static void add_list(struct suite_phase *ph, const char *name, const struct opt_ulist *l)
 {
@@ -401,6 +416,7 @@ static void plan_profile(struct suite *s, const char *profile)
 	add_list(ph, "qd", &s->o.qd);
 	add_opt(ph, "time", "%llu", (unsigned long long)s->o.time);
 	add_opt(ph, "ramp", "%llu", (unsigned long long)s->o.ramp);
+	add_slo(s, ph, true);
 	add_extras(s, EXTRA_SWEEP, ph);
 }
 
@@ -486,6 +502,7 @@ static void plan_app(struct suite *s, const struct emu_ops *e, const char *args)
 		add_list(ph, "threads", &s->o.app_threads);
 	if (suite_given(s, "app-time"))
 		add_opt(ph, "time", "%llu", (unsigned long long)s->o.app_time);
+	add_slo(s, ph, false);
 	add_extras(s, EXTRA_APP, ph);
 }
 
@@ -586,6 +603,7 @@ static int plan_services(struct suite *s, char *err, size_t errlen)
 			add_list(ph, "threads", &s->o.db_threads);
 		if (suite_given(s, "db-time"))
 			add_opt(ph, "time", "%llu", (unsigned long long)s->o.db_time);
+		add_slo(s, ph, false);
 		add_extras(s, EXTRA_DB, ph);
 	}
 	return 0;

@@ -15,6 +15,7 @@
  * Suite document (format_version 1):
  *   appio_version, format_version, suite ("quick"|"review"), started, updated,
  *   seed, complete, interrupted, options { name: text },
+ *   health? { before, after? } (the drive's own figures around the suite, as a run's),
  *   phases [ { name, kind ("purge"|"precondition"|"sweep"|"application"|"database"),
  *              profile | emulator | workload, args, status ("done"|"failed"|
  *              "interrupted"|"skipped"), error?, reason?, elapsed_s,
@@ -38,6 +39,7 @@
 #include "appio/opt.h"
 #include "appio/result.h"
 #include "job.h"
+#include "slo_search.h"
 #include "steady.h"
 
 
@@ -92,6 +94,8 @@ struct suite_opts {
 	struct opt_ulist threads, qd, write_sweep, app_threads, db_threads;
 	bool purge, direct, force;
 	struct opt_strlist extra[EXTRA_N];      /* every --*-args value */
+	struct opt_strlist slo;                 /* --slo: for every sweep, application, database */
+	uint64_t slo_search;                    /* --slo-search N: after every sweep */
 };
 
 enum suite_kind { PH_PURGE, PH_FILL, PH_PRECOND, PH_SWEEP, PH_APP, PH_DB };
@@ -122,6 +126,7 @@ struct suite_phase {
 	double head_value;
 	char head_at[32];               /* the point it was taken at: "16T/16Q" */
 	char *json;                     /* the finished phase as JSON; owned */
+	struct slo_search search;       /* PH_SWEEP with --slo-search */
 };
 
 struct suite {
@@ -140,6 +145,12 @@ struct suite {
 	FILE *log;                      /* phase and round lines (stdout); NULL: silent */
 	volatile sig_atomic_t *stop;    /* while running */
 	unsigned cur;                   /* phase running */
+	/* the drive's own figures before the first phase that opens the target and after the
+	   last (health.h): has_health once the first is read, health_after once both are */
+	bool has_health, health_after;
+	char health_dev[64];
+	struct health health[2];
+	uint64_t host_written;          /* bytes the device counters saw written in measured points */
 };
 
 /* The options 'appio suite' accepts (help, parsing). */

@@ -155,6 +155,11 @@ static void document(FILE *f, const struct suite *s)
 		now, (unsigned long long)s->seed, s->complete ? "true" : "false",
 		s->interrupted ? "true" : "false");
 	options_json(f, s);
+	if (s->has_health) {
+		fputs("  ", f);
+		health_write_json(f, &s->health[0], s->health_after ? &s->health[1] : NULL);
+		fputs(",\n", f);
+	}
 	fputs("  \"phases\": [\n", f);
 	for (unsigned i = 0; i < s->nph; i++) {
 		const struct suite_phase *ph = &s->ph[i];
@@ -352,6 +357,10 @@ static int run_sweep(struct suite *s, struct suite_phase *ph, char *err, size_t 
 		save(s, werr, sizeof(werr));
 	}
 	ph->res.interrupted = rc == -EINTR;
+	if (!rc && j->ro.slo_search) {
+		rc = slo_search_run(j, &ph->res, &ph->search, s->stop, s->log, err, errlen);
+		ph->res.slo_search = &ph->search;
+	}
 	return rc;
 }
 
@@ -415,6 +424,11 @@ static int run_kind(struct suite *s, struct suite_phase *ph, char *err, size_t e
 		return run_service(s, ph, err, errlen);
 	if ((rc = job_open_target(&ph->job, s->stop, err, errlen)) != 0)
 		return rc;
+	if (!s->has_health) {   /* before the first phase that touches the drive */
+		snprintf(s->health_dev, sizeof(s->health_dev), "%s", ph->job.target.dev);
+		health_read(s->health_dev, &s->health[0]);
+		s->has_health = true;
+	}
 	job_describe(&ph->job, &ph->res);
 	switch (ph->kind) {
 	case PH_PURGE:
@@ -497,6 +511,8 @@ static int run_phase(struct suite *s, struct suite_phase *ph, char *err, size_t 
 	ph->bad_input = rc == -EINVAL && !ph->res.npoints;
 	headline(ph);
 	conclude(s, ph);
+	for (unsigned i = 0; i < ph->res.npoints; i++)
+		s->host_written += ph->res.points[i].dev.valid ? ph->res.points[i].dev.write_bytes : 0;
 	freeze(ph);
 	return rc;
 }
@@ -525,6 +541,10 @@ int suite_run(struct suite *s, volatile sig_atomic_t *interrupted, char *err, si
 	}
 	s->interrupted = rc == -EINTR;
 	s->complete = !rc && !failed && s->cur == s->nph;
+	if (s->has_health) {
+		health_read(s->health_dev, &s->health[1]);
+		s->health_after = true;
+	}
 	int wrc = save(s, rc ? NULL : err, rc ? 0 : errlen);
 	if (rc)
 		return rc;

@@ -68,6 +68,7 @@ int worker_alloc(struct worker *w, struct point_ctx *pc, unsigned id)
 	w->done = xcalloc(w->qd, sizeof(*w->done));
 	w->batch = xcalloc(w->qd, sizeof(*w->batch));
 	w->eng = pc->cfg->engine;
+	w->rated = pc->cfg->rate && er->ops->next_io && !(er->ops->flags & EMU_SCHEDULED);
 	w->base = er->target ? er->target->base : 0;
 	w->bufs = xaligned(4096, w->qd * w->buf_size);
 	for (unsigned i = 0; i < w->qd; i++) {
@@ -313,6 +314,13 @@ static int complete(struct worker *w, struct io_req *r, uint64_t t)
 	if (!io_ok(r))
 		return io_error(w, r);
 	r->off -= w->base;      /* the emulator sees its own offsets again */
+	if (w->rated) {         /* --rate: from the intended start, waits included */
+		account(w, r->cls, t - r->t_intended, r->op <= IO_WRITE ? r->len : 0, t);
+		if (emu->complete_io)
+			emu->complete_io(&w->pub, r, t);
+		w->free[w->nfree++] = r;
+		return 0;
+	}
 	account(w, r->cls, t - r->t_start, r->op <= IO_WRITE ? r->len : 0, t);
 	if (r->t_intended) {    /* scheduled: response and lag classes (emulator.h) */
 		unsigned n = w->pc->ncls / 3;
@@ -538,6 +546,50 @@ static bool events_spent(struct worker *w, uint64_t now)
 	       atomic_fetch_add_explicit(&w->pc->events, 1, memory_order_relaxed) >= limit;
 }
 
+/*
+ * Rate-limited loop (--rate, run_config.rate): the schedule is fixed in
+ * advance and independent of completions (wrk2's and pgbench's method). A
+ * request that is due while all qd slots are busy waits for one, and the
+ * wait counts in its latency; a worker that falls behind issues at once
+ * until it has caught up with the schedule, so the rate holds over the point.
+ */
+static int loop_rate(struct worker *w)
+{
+	const struct emu_ops *emu = w->pc->er->ops;
+	double step = (double)NSEC / (double)w->pc->cfg->rate;
+	double stride = (double)w->pc->pt->threads;
+	int rc = 0;
+
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	for (uint64_t k = 0;; k++) {
+		uint64_t due = w->pub.t0 + (uint64_t)(((double)k * stride + w->pub.id) * step);
+		if ((rc = wait_until(w, due, 50000)) != 0)
+			break;
+		while (!w->nfree && !rc) {
+			w->pub.cap_waits++;
+			rc = reap(w, 1);
+		}
+		if (rc < 0)
+			return rc;
+		if (stopping(w, w->now))
+			break;
+		struct io_req *r = w->free[--w->nfree];
+		if ((rc = emu->next_io(&w->pub, r)) != 0) {
+			w->free[w->nfree++] = r;
+			break;
+		}
+		r->t_intended = due;
+		if ((rc = submit_now(w, r)) < 0)
+			return rc;
+		if (w->inflight && (rc = reap(w, 0)) < 0)
+			return rc;
+	}
+	while (w->inflight)
+		if ((rc = reap(w, 1)) < 0)
+			return rc;
+	return rc < 0 ? rc : 0;
+}
+
 /* Transactional and background loop: one step at a time until the stop. */
 static int loop_step(struct worker *w, int (*step)(struct emu_worker *))
 {
@@ -600,7 +652,8 @@ void *worker_main(void *arg)
 	if (inited && !atomic_load(&pc->failed))
 		rc = w->pub.background ? loop_step(w, emu->bg_step) :
 		     emu->step ? loop_step(w, emu->step) :
-		     emu->flags & EMU_SCHEDULED ? loop_sched(w) : loop_async(w);
+		     emu->flags & EMU_SCHEDULED ? loop_sched(w) : w->rated ? loop_rate(w) :
+		     loop_async(w);
 	if (!w->pub.background)
 		foreground_done(pc);
 	/* drain what is still in flight so the engine can be torn down */

@@ -88,6 +88,7 @@ struct worker {
 	int64_t cur_sec;
 	uint64_t next_boundary;
 	uint64_t t_measure;             /* copy of pc->t_measure */
+	bool rated;                     /* --rate: open loop, latency from the intended start */
 
 	uint64_t counters[EMU_MAX_COUNTERS];
 };

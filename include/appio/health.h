@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* One reading. Figures the drive does not report are -1. */
 struct health {
@@ -39,4 +40,21 @@ int health_parse(const char *text, size_t len, struct health *h);
  */
 void health_read(const char *dev, struct health *h);
 
+/*
+ * Write "health": {"before": H, "after": H} (no leading comma or newline);
+ * @after may be NULL (not read yet: a suite still running). H is
+ * {available, why} or {available, protocol, model, data_read_bytes,
+ * data_written_bytes, media_errors, percentage_used, temperature_c,
+ * power_on_hours}, figures the drive does not report null.
+ */
+void health_write_json(FILE *f, const struct health *before, const struct health *after);
+
+/*
+ * One line: what the drive counted as written between @a and @b beside
+ * @host_written bytes the host wrote (@host_what says over what, e.g. "in
+ * the measured points"), the temperatures, endurance used and media errors;
+ * or "not available" and why.
+ */
+void health_print(FILE *f, const struct health *a, const struct health *b, uint64_t host_written,
+		  const char *host_what);
 #endif

@@ -16,6 +16,10 @@
  *   target { path, kind, size, logical_block_size, physical_block_size,
  *            device, model, rotational, scheduler, created, layout_s },
  *   workload { name, preset, engine, options { name: text } },
+ *   rate_iops?, latency_from? ("intended_start": an open-loop --rate run, every
+ *   latency taken from the I/O's scheduled start, waits for the target included),
+ *   slo? { limits, best, first_over }, slo_search? { threads, qd, probes, at_limit }
+ *   (--slo, --slo-search: src/slo.h),
  *   health? { before, after: { available, why? | protocol, model, data_read_bytes,
  *             data_written_bytes, media_errors, percentage_used, temperature_c,
  *             power_on_hours } }      (the drive's own counters; null: not reported)
@@ -53,6 +57,9 @@
 #include "appio/emulator.h"
 #include "appio/health.h"
 #include "appio/target.h"
+
+struct slo;
+struct slo_search;
 
 #define RESULT_FORMAT_VERSION 1
 #define RESULT_SIZE_BUCKETS   33      /* 2^0 .. 2^32 */
@@ -171,6 +178,19 @@ struct result {
 	 */
 	bool has_health;
 	struct health health[2];
+	/*
+	 * --rate: the open-loop rate asked for (I/Os per second per point), 0 for
+	 * a closed loop. When set the document says "rate_iops" and
+	 * "latency_from": "intended_start" (coordinated omission excluded).
+	 */
+	uint64_t rate;
+	/*
+	 * --slo: the latency limits (not owned); the document then has "slo"
+	 * (src/slo.h: the best point and the first over) and the table a line.
+	 * --slo-search: what the search found (not owned), as "slo_search".
+	 */
+	const struct slo *slo;
+	const struct slo_search *slo_search;
 };
 
 /* Empty @r; the caller owns it. */

@@ -38,6 +38,15 @@ struct run_config {
 	bool qd_given;                  /* --qd given: an emulator's own default (emu_run.qd) yields */
 	bool progress;                  /* live line on stderr (only when it is a terminal) */
 	bool stonewall;                 /* MPI: the first rank to finish its work ends the point */
+	/*
+	 * >0: open loop at this many I/Os per second per point (all threads
+	 * together), block-level emulators only (not EMU_SCHEDULED): worker i of
+	 * T issues its k-th request at t_start + (k T + i) / rate, and a
+	 * request's latency is taken from that intended time, so time spent
+	 * waiting for a free slot behind a stalled target counts (no
+	 * coordinated omission).
+	 */
+	uint64_t rate;
 	unsigned report_interval_s;     /* >0: a line on stderr every so many measured seconds */
 	const char *json_path;          /* rewritten after every point; NULL: none */
 	volatile sig_atomic_t *interrupted; /* set by the SIGINT/SIGTERM handler */

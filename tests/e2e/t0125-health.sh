@@ -33,6 +33,17 @@ jq_check "  health before and after in the result" h.json \
 grep -qE '^drive health \(smartctl\): the drive counted 1\.02 GB written \(the host [0-9.]+ GB in the measured points\); 41 -> 44 C; 2 % of its rated endurance used; 0 media errors$' "$T/stdout" &&
 	ok "  and after the table, beside the host's writes" || { not_ok "  and after the table"; grep health "$T/stdout"; }
 
+rm -f "$T/called"
+expect_exit 0 "a (small) suite with the stand-in smartctl" -- env PATH="$T/bin:$PATH" "$APPIO" suite quick \
+	--target f.dat --size 16M --profiles 4k-randread --apps none --db none --fill-passes 0 --threads 1 \
+	--qd 1 --time 1 --round-time 1 --max-rounds 1 --write-sweep none --json s.json
+jq_check "  health before and after the whole suite in its document" s.json \
+	'.health.before.available and .health.after.available and
+	 .health.after.data_written_bytes - .health.before.data_written_bytes == 2000 * 512000 and
+	 .health.after.temperature_c == 44'
+grep -qE '^drive health \(smartctl\): the drive counted 1\.02 GB written \(the host [0-9.]+ GB in the measured points of the suite\)' \
+	"$T/stdout" && ok "  and after the suite's summary" || { not_ok "  and after the suite's summary"; grep health "$T/stdout"; }
+
 expect_exit 0 "a run where smartctl is not installed" -- env PATH=/nonexistent "$APPIO" run 4k-randread \
 	--target f.dat --size 16M --time 1 --json n.json
 jq_check "  the result says it was not available, and why" n.json \

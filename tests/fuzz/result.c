@@ -89,7 +89,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		compare_print_summary(d, 2, devnull);
 		static volatile sig_atomic_t never;
 
-		if (report_write_html(d, 2, page, &never, err, sizeof(err)))
+		if (report_write_html(d, 2, page, &(struct buyer_opts){ .currency = "USD", .warranty_years = 5 },
+				      &never, err, sizeof(err)))
 			must(err[0]);
 	}
 	json_read_release(&d[0]);
