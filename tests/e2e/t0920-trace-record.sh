@@ -6,7 +6,9 @@
 # recorded relative to its start without its disk's other requests; Ctrl-C
 # leaves a readable trace; a buffer that overflows is an error naming
 # --buffer-kb; 'appio db run --capture' names the trace in its result and
-# the run in the trace. Needs root, losetup and a kernel with tracefs; skips
+# the run in the trace; --via blktrace records the same or, where the kernel
+# closes debugfs to root (lockdown), says so in one line and leaves nothing
+# set up. Needs root, losetup and a kernel with tracefs; skips
 # otherwise. Loop devices are detached on exit. The bundled traces are listed,
 # read and replayed by name.
 . "$(dirname "$0")/lib.sh"
@@ -110,6 +112,38 @@ read -r r1 rs1 w1 ws1 <<<"$after"
 expect_exit 0 "trace info reads the capture" -- "$APPIO" trace info dd.trace --json
 jq_check "  300 I/Os, service time known, the command in its header" "$T/stdout" \
 	'.ios == 300 and .service_ns.mean > 0 and (.meta["capture.command"] | startswith("sh -c")) and .meta["capture.lost"] == "0"'
+
+# ---- --via blktrace: the same records where the kernel lets root read debugfs, else one line ----
+expect_exit 2 "--via blktrace without CAP_SYS_ADMIN exits 2" -- setpriv --inh-caps=-all --ambient-caps=-all \
+	--bounding-set=-all -- "$APPIO" trace record --via blktrace --device "$NAME" -o np.trace
+grep -q 'CAP_SYS_ADMIN' "$T/stderr" && [ "$(grep -c . "$T/stderr")" -eq 1 ] && ok "  with one line naming CAP_SYS_ADMIN" ||
+	not_ok "  with one line naming CAP_SYS_ADMIN: $(cat "$T/stderr")"
+bt_run() {
+	"$APPIO" trace record --via blktrace --device "$NAME" -o bt.trace -- sh -c \
+		"dd if=/dev/zero of=$DEV bs=64k count=20 oflag=direct status=none &&
+		 dd if=$DEV of=/dev/null bs=4k count=30 skip=500 iflag=direct status=none" >"$T/stdout" 2>"$T/stderr"
+}
+bt_run
+rc=$?
+if [ $rc -eq 2 ] && grep -q 'refuses debugfs files to root' "$T/stderr"; then
+	one_line_error "--via blktrace where debugfs is closed to root (lockdown): exit 2, one line saying so"
+	[ ! -e bt.trace ] && ok "  no trace left" || not_ok "  bt.trace left behind"
+	bt_run
+	[ $? -eq 2 ] && grep -q 'refuses debugfs' "$T/stderr" && ok "  blktrace was torn down: a second try is not busy" ||
+		not_ok "  a second try: $(cat "$T/stderr")"
+elif [ $rc -eq 0 ]; then
+	ok "--via blktrace records dd's direct I/O"
+	[ "$(count bt.trace W)" -eq 20 ] && [ "$(count bt.trace R)" -eq 30 ] &&
+		awk 'NF == 9 && $3 == "W" { if ($6 != n * 65536 || $7 != 65536) bad++; n++ }
+		     NF == 9 && $3 == "R" { if ($6 != (500 + m) * 4096 || $7 != 4096) bad++; m++ }
+		     NF == 9 && $1 ~ /^[0-9]+$/ && ($2 == "-" || $2 < $1) { bad++ } END { exit bad > 0 }' bt.trace &&
+		ok "  20 writes and 30 reads at dd's offsets and sizes, with completion times" ||
+		not_ok "  recorded: $(awk 'NF == 9' bt.trace | head -3)"
+	"$APPIO" trace info bt.trace --json >bt.json 2>&1
+	jq_check "  the header says how it was captured" bt.json '.meta["capture.via"] == "blktrace" and .meta["capture.lost"] == "0"'
+else
+	not_ok "--via blktrace: exit $rc"; sed 's/^/    /' "$T/stderr"
+fi
 
 # ---- appio's own run, timed: every I/O it did, and no more than diskstats saw ----
 before=$(diskstats "$NAME")
