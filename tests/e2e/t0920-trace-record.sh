@@ -6,7 +6,7 @@
 # recorded relative to its start without its disk's other requests; Ctrl-C
 # leaves a readable trace; a buffer that overflows is an error naming
 # --buffer-kb; 'appio db run --capture' names the trace in its result and
-# the run in the trace; --via blktrace records the same or, where the kernel
+# the run in the trace, 'db prepare --capture' the load; --via blktrace records the same or, where the kernel
 # closes debugfs to root (lockdown), says so in one line and leaves nothing
 # set up. Needs root, losetup and a kernel with tracefs; skips
 # otherwise. Loop devices are detached on exit. The bundled traces are listed,
@@ -229,7 +229,15 @@ fi
 if command -v mkfs.ext4 >/dev/null && "$APPIO" list 2>/dev/null | grep -q '^  sqlite '; then
 	mkfs.ext4 -q -F "$DEV" && mkdir mnt && mount "$DEV" mnt && at_exit "umount '$T/mnt'"
 	db=(--driver sqlite --sqlite-db "$T/mnt/sb.db" --table-size 2000)
-	"$APPIO" db prepare oltp_read_write "${db[@]}" >prep.log 2>&1 || { not_ok "db prepare"; cat prep.log; }
+	expect_exit 0 "db prepare --capture records the load" -- "$APPIO" db prepare oltp_read_write "${db[@]}" \
+		--threads 2 --capture prep.trace
+	grep -q "captured [0-9]* I/Os of $NAME.* to 'prep.trace'" "$T/stdout" "$T/stderr" && ok "  its line names the trace" ||
+		not_ok "  its line: $(cat "$T/stdout" "$T/stderr")"
+	"$APPIO" trace info prep.trace --json >prep.info 2>&1
+	jq_check "  the trace names the load: phase, workload, driver, loaders, server; it holds writes" prep.info \
+		'.meta["run.phase"] == "prepare" and .meta["run.workload"] == "oltp_read_write" and
+		 .meta["run.driver"] == "sqlite" and .meta["run.threads"] == "1" and
+		 (.meta["server.server_version"] | length) > 0 and .ops.write.ios > 0'
 	expect_exit 0 "db run --capture records the database's device" -- "$APPIO" db run oltp_read_write "${db[@]}" \
 		--time 2 --threads 2 --capture db.trace --json db.json
 	jq_check "  the result names the trace and its device" db.json \
@@ -237,7 +245,8 @@ if command -v mkfs.ext4 >/dev/null && "$APPIO" list 2>/dev/null | grep -q '^  sq
 	"$APPIO" trace info db.trace --json >db.info 2>&1
 	jq_check "  the trace names the run: workload, driver, threads, server version" db.info \
 		'.meta["run.workload"] == "oltp_read_write" and .meta["run.driver"] == "sqlite" and
-		 .meta["run.threads"] == "2" and (.meta["server.server_version"] | length) > 0 and .ios > 0 and
+		 .meta["run.threads"] == "2" and .meta["run.phase"] == "run" and
+		 (.meta["server.server_version"] | length) > 0 and .ios > 0 and
 		 .ops.write.ios > 0'
 	expect_exit 2 "db run --capture of a path on tmpfs exits 2" -- "$APPIO" db run oltp_read_write "${db[@]}" \
 		--time 1 --capture x.trace --capture-path /dev/shm
