@@ -521,37 +521,29 @@ static int plan_apps(struct suite *s, char *err, size_t errlen)
 	return 0;
 }
 
-/*
- * --trace: one replay phase, "replay NAME" (NAME the file's base name or the
- * bundled trace's), on the suite's target, offsets wrapped into it (a
- * trace's footprint is often larger than a test file). The trace is read
- * through once here: one that cannot be read is bad input now, not a
- * failure after hours, and its span sizes the estimate.
- */
+/* --trace: "replay NAME" on the suite's target, offsets wrapped into it; the trace is read
+ * through now: one that cannot be read is bad input at once, and its span is the estimate. */
 static int plan_replay(struct suite *s, char *err, size_t errlen)
 {
 	struct trace_reader r = { 0 };
 	struct trace_rec rec;
-	char path[4200];
-	const char *slash;
+	char path[4200], name[96];
+	const char *base = strrchr(s->o.trace ? s->o.trace : "", '/');
+	uint64_t last = 0;
 	int rc;
 
 	if (!s->o.trace)
 		return 0;
 	rc = trace_open(&r, trace_resolve(s->o.trace, path, sizeof(path)), NULL, NULL);
-	uint64_t last = 0;
 	while (!rc && !(rc = trace_next(&r, &rec)))
 		last = rec.issue_ns > last ? rec.issue_ns : last;
 	if (rc < 0)
-		rc = suite_fail(err, errlen, "suite: --trace: %s", r.err);
+		suite_fail(err, errlen, "suite: --trace: %s", r.err);
 	trace_close(&r);
 	if (rc < 0)
-		return rc;
-	slash = strrchr(s->o.trace, '/');
-	char name[96];
-	snprintf(name, sizeof(name), "replay %.80s", slash ? slash + 1 : s->o.trace);
-	struct suite_phase *ph = new_phase(s, PH_REPLAY, "replay", name);
-	ph->subject = s->o.trace;
+		return -EINVAL;
+	snprintf(name, sizeof(name), "replay %.80s", base ? base + 1 : s->o.trace);
+	struct suite_phase *ph = new_phase(s, PH_REPLAY, s->o.trace, name);
 	ph->trace_s = (double)last / 1e9;
 	add_common(s, ph, "replay", s->o.target, true);
 	add_opt(ph, "trace", "%s", s->o.trace);
