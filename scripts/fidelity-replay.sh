@@ -4,6 +4,7 @@
 # trace recorded.
 #
 #   scripts/fidelity-replay.sh [--time S] [--threads N] [--table-size N] [--out DIR]
+#                              [--replay-args 'ARGS']
 #
 #   --time S        the SysBench run captured, in seconds (default 60)
 #   --threads N     its client threads (default 4)
@@ -11,6 +12,8 @@
 #                   InnoDB data against a 32 MB buffer pool, so reads reach the drive)
 #   --out DIR       keep the image, trace and results here (default: a new folder
 #                   under /tmp; the image takes 2 GiB while the script runs)
+#   --replay-args   more 'appio run replay' options, e.g. '--spin 50' (on a busy
+#                   machine a replayer that sleeps more keeps time better)
 #   APPIO=PATH      the appio binary (default ./appio)
 #
 # Steps: a 2 GiB file on the drive under --out becomes a loop device with
@@ -30,19 +33,24 @@
 #                     as a write and a flush) and bytes: trace against replay
 #                     (goal: exact)
 #   service p50/p99   per class: recorded (completion - issue in the trace)
-#                     against replayed (submission to completion), and the
-#                     difference in % (goal 15 %)
+#                     against the replay's, taken at the same place (the
+#                     replay is captured too: completion - issue of its own
+#                     requests, "replay, kernel"), and the difference in %
+#                     (goal 15 %); then the replayer's own (submission to
+#                     the completion it reaps), which adds the block layer's
+#                     queue and the time its thread waits for a CPU
 set -euo pipefail
 
 die() { echo "fidelity-replay: $*" >&2; exit 2; }
 APPIO=${APPIO:-$PWD/appio}
-TIME=60 THREADS=4 ROWS=400000 OUT=
+TIME=60 THREADS=4 ROWS=400000 OUT= RARGS=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--time) TIME=$2; shift 2 ;;
 	--threads) THREADS=$2; shift 2 ;;
 	--table-size) ROWS=$2; shift 2 ;;
 	--out) OUT=$2; shift 2 ;;
+	--replay-args) RARGS=$2; shift 2 ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
@@ -87,11 +95,15 @@ echo 3 >/proc/sys/vm/drop_caches
 "$SCRIPTS/db-stop.sh" "$MNT/db" >/dev/null
 umount "$MNT"
 "$APPIO" trace info mariadb.trace >trace-info.txt
-"$APPIO" run replay --trace mariadb.trace --target "$DEV" --force --json replay.json >replay.log
+# the replay is captured too: its requests' service times at the same place the trace's were taken
+# shellcheck disable=SC2086 # $RARGS is a list of options
+"$APPIO" trace record --device "${DEV#/dev/}" -o replayed.trace -- \
+	"$APPIO" run replay --trace mariadb.trace --target "$DEV" --force $RARGS --json replay.json >replay.log \
+	2>record-replay.log
 
 # recorded service times per class: p50 and p99 in ns (nearest rank)
-pct() {  # OP P: the P-th percentile of complete - issue over records of op OP (R, W, F)
-	awk -v op="$1" 'NF == 9 && $1 ~ /^[0-9]+$/ && $3 == op && $2 != "-" { print $2 - $1 }' mariadb.trace |
+pct() {  # OP P [TRACE]: the P-th percentile of complete - issue over records of op OP (R, W, F)
+	awk -v op="$1" 'NF == 9 && $1 ~ /^[0-9]+$/ && $3 == op && $2 != "-" { print $2 - $1 }' "${3:-mariadb.trace}" |
 		sort -n | awk -v p="$2" '{ v[NR] = $1 } END { if (!NR) { print 0; exit }
 			k = int(p * NR + 0.999999); if (k < 1) k = 1; print v[k] }'
 }
@@ -111,14 +123,18 @@ for c in R:read W:write; do
 	printf '%-22s %14s %14s\n' "$cls bytes" "$(bytes "$op")" "$(rj ".points[0].classes.$cls.bytes // 0")"
 done
 printf '%-22s %14s %14s\n' "flush ops (F + P/U)" "$(( $(ops F) + $(pf) ))" "$(rj '.points[0].classes.flush.ops // 0')"
+printf '\n%-22s %14s %14s %10s %14s %10s\n' "service time" "trace" "replay, kernel" "diff" "replayer" "diff"
 for c in R:read W:write F:flush; do
 	op=${c%%:*} cls=${c#*:}
 	for p in 50 99; do
 		t=$(pct "$op" "0.$p")
+		k=$(pct "$op" "0.$p" replayed.trace)
 		r=$(rj ".points[0].classes.$cls.lat_ns.p$p // 0")
-		printf '%-22s %11.1f us %11.1f us %10s\n' "$cls service p$p" "$(us "$t")" "$(us "$r")" "$(diffpct "$t" "$r")"
+		printf '%-22s %11.1f us %11.1f us %10s %11.1f us %10s\n' "$cls p$p" "$(us "$t")" "$(us "$k")" \
+			"$(diffpct "$t" "$k")" "$(us "$r")" "$(diffpct "$t" "$r")"
 	done
 done
 echo
 grep -E '^(duration|I/Os|ops):' trace-info.txt
 grep -E '^replay:' replay.log || true
+grep -E 'capture:' record-replay.log || true

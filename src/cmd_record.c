@@ -22,7 +22,8 @@
 
 static const char usage_text[] =
 	"usage: appio trace record (--device NAME | --path PATH) -o FILE [--time S]\n"
-	"                          [--rate IOPS] [--buffer-kb N] [--desc TEXT] [-- COMMAND ARGS...]\n"
+	"                          [--rate IOPS] [--buffer-kb N] [--via tracefs|blktrace] [--desc TEXT]\n"
+	"                          [-- COMMAND ARGS...]\n"
 	"Records every block request of a device (vda, /dev/sdb, 8:16) or of the\n"
 	"partition holding PATH (offsets relative to the partition) with its issue and\n"
 	"completion times, size, flags and submitting thread, into FILE in appio's\n"
@@ -30,7 +31,9 @@ static const char usage_text[] =
 	"--rate is the I/Os per second to expect (default 100000), which sizes the\n"
 	"kernel's buffer per CPU; --buffer-kb sets that size itself. Lost events stop\n"
 	"the capture with an error. --desc puts a line saying what ran in the trace's\n"
-	"header. Needs root (CAP_SYS_ADMIN).";
+	"header. --via blktrace reads the requests through blktrace's ioctls and its\n"
+	"relay files in debugfs instead of the block tracepoints in tracefs (the\n"
+	"default); a kernel in lockdown refuses debugfs. Needs root (CAP_SYS_ADMIN).";
 
 struct record_args {
 	struct trace_record_opts o;
@@ -65,7 +68,7 @@ static void parse_args(int argc, char **argv, struct record_args *a)
 			break;
 		}
 		if (strcmp(o, "--device") && strcmp(o, "--path") && strcmp(o, "--time") && strcmp(o, "-o") &&
-		    strcmp(o, "--rate") && strcmp(o, "--buffer-kb") && strcmp(o, "--desc"))
+		    strcmp(o, "--rate") && strcmp(o, "--buffer-kb") && strcmp(o, "--desc") && strcmp(o, "--via"))
 			cli_usage_error("trace record: unknown %s '%s' (see 'appio trace record --help')",
 					o[0] == '-' ? "option" : "argument", o);
 		if (i + 1 == argc)
@@ -79,6 +82,11 @@ static void parse_args(int argc, char **argv, struct record_args *a)
 			a->o.out = v;
 		else if (!strcmp(o, "--desc"))
 			a->desc = v;
+		else if (!strcmp(o, "--via")) {
+			if (strcmp(v, "tracefs") && strcmp(v, "blktrace"))
+				cli_usage_error("trace record: --via expects tracefs or blktrace, got '%s'", v);
+			a->o.via = strcmp(v, "blktrace") ? TRACE_RECORD_TRACEFS : TRACE_RECORD_BLKTRACE;
+		}
 		else if (!strcmp(o, "--rate"))
 			a->o.rate = parse_u64(o, v, "I/Os per second, a positive whole number");
 		else if (!strcmp(o, "--buffer-kb")) {
@@ -178,7 +186,7 @@ int cmd_trace_record(int argc, char **argv)
 	parse_args(argc, argv, &a);
 	if ((rc = trace_record_start(&rec, &a.o, err, sizeof(err)))) {
 		fprintf(stderr, "appio: trace record: %s\n", err);
-		return rc == -EINVAL || rc == -EPERM || rc == -ENOTSUP ? EXIT_USAGE : 1;
+		return rc == -EINVAL || rc == -EPERM || rc == -ENOTSUP || rc == -EBUSY ? EXIT_USAGE : 1;
 	}
 	command_meta(rec, a.cmd);
 	if (a.desc)

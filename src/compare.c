@@ -101,6 +101,12 @@ unsigned compare_metrics_of(const struct json_read_test *t, enum json_read_metri
 		m[k++] = JR_MEAN;
 		m[k++] = JR_MAX;
 		break;
+	case JR_REPLAY:         /* the trace sets the rate: the drive shows in the service time */
+		m[k++] = JR_P99;
+		m[k++] = JR_MEAN;
+		m[k++] = JR_MAX;
+		m[k++] = JR_OPS;
+		break;
 	default:
 		m[k++] = compare_headline(t);
 		m[k++] = JR_MEAN;
@@ -114,6 +120,8 @@ unsigned compare_metrics_of(const struct json_read_test *t, enum json_read_metri
 
 enum json_read_metric compare_headline(const struct json_read_test *t)
 {
+	if (t->kind == JR_REPLAY)
+		return JR_P99;
 	return t->kind == JR_FILL || (t->mbs && t->kind != JR_PRECOND) ? JR_MBPS : JR_OPS;
 }
 

@@ -184,6 +184,9 @@ static void sweep_points(struct reader *r, struct json_read_test *t, json_t *poi
 		} else if (t->kind == JR_APP || t->kind == JR_DB) {
 			snprintf(p->key, sizeof(p->key), "%u threads", th);
 			p->x = th;
+		} else if (t->kind == JR_REPLAY) {
+			snprintf(p->key, sizeof(p->key), i ? "replay %zu" : "replay", i + 1);
+			p->x = (double)i;
 		} else {
 			snprintf(p->key, sizeof(p->key), "%uT/%uQ", th, qd);
 			p->x = (double)i;
@@ -317,6 +320,7 @@ static struct json_read_test *new_test(struct reader *r, const char *name,
 	t->name = xstrdup(name);
 	t->kind = kind;
 	t->options = json_object_get(wl, "options");
+	t->info = json_is_object(json_object_get(res, "info")) ? json_object_get(res, "info") : NULL;
 	t->engine = str(wl, "engine");
 	t->headline = *str(p0, "headline") ? str(p0, "headline") : "total";
 	options_text(r, t->options);
@@ -348,6 +352,10 @@ static void add_result(struct reader *r, const char *name, const char *kind,
 	} else if (!strcmp(kind, "precondition")) {
 		t = new_test(r, name, JR_FILL, res);
 		fill_point(t, points);
+		seconds(r, t, points);
+	} else if (!strcmp(kind, "replay")) {
+		t = new_test(r, name, JR_REPLAY, res);
+		sweep_points(r, t, points);
 		seconds(r, t, points);
 	} else {
 		bool ws = !isnan(num(json_array_get(points, 0), "write_pct"));
@@ -397,14 +405,19 @@ static void read_run(struct reader *r)
 	}
 	if (r->rc || !json_array_size(json_object_get(d->root, "points")))
 		return;
+	const char *trace = str(json_object_get(wl, "options"), "trace"), *slash = strrchr(trace, '/');
+	bool replay = !*preset && !strcmp(name, "replay") && *trace;
 	if (*preset)
 		snprintf(tname, sizeof(tname), "sweep %s", preset);
+	else if (replay)        /* as the suite names its replay phase */
+		snprintf(tname, sizeof(tname), "replay %.80s", slash ? slash + 1 : trace);
 	else if (json_object_get(json_object_get(d->root, "info"), "driver"))
 		snprintf(tname, sizeof(tname), "database %s", name);
 	else
 		snprintf(tname, sizeof(tname), "%s", name);
-	add_result(r, tname, *preset ? "sweep" : json_object_get(json_object_get(d->root, "info"), "driver")
-		   ? "database" : "application", d->root, NULL);
+	add_result(r, tname, *preset ? "sweep" : replay ? "replay" :
+		   json_object_get(json_object_get(d->root, "info"), "driver") ? "database" : "application",
+		   d->root, NULL);
 }
 
 /* The file name of @path without ".json". */

@@ -34,7 +34,7 @@ struct json_read_point {
 	json_t *raw;                    /* the point's object in the document (borrowed) */
 };
 
-enum json_read_kind { JR_FILL, JR_PRECOND, JR_SWEEP, JR_WSWEEP, JR_APP, JR_DB };
+enum json_read_kind { JR_FILL, JR_PRECOND, JR_SWEEP, JR_WSWEEP, JR_APP, JR_DB, JR_REPLAY };
 
 struct json_read_test {
 	char *name;                     /* "sweep 4k-randread", "oltp", "database oltp_read_write" */
@@ -42,13 +42,14 @@ struct json_read_test {
 	bool tx;                        /* transactional: JR_OPS is TPS */
 	bool mbs;                       /* large transfers: JR_MBPS is the headline */
 	json_t *options;                /* workload options { name: text } (borrowed) */
+	json_t *info;                   /* the result's info { key: text }, or NULL (borrowed) */
 	const char *engine;             /* I/O engine or database driver (borrowed) */
 	const char *headline;           /* the figures' class: "total", "txn", "loop"... (borrowed) */
 	unsigned intervals;             /* workload option "intervals": the run asks for its
 					   points cut into that many intervals (0: none) */
 	struct json_read_point *pts;
 	unsigned npts;
-	/* precondition and fill: the per-second series across all rounds */
+	/* precondition, fill and replay: the per-second series across all rounds */
 	double *sec_ops, *sec_mbs, *sec_mean;
 	unsigned nsec;
 	bool reached;                   /* steady state (JR_PRECOND) */

@@ -61,7 +61,7 @@ static void table_add(struct table *tb, double x, const double *m)
 
 static bool by_second(const struct json_read_test *t)
 {
-	return t->kind == JR_FILL || t->kind == JR_PRECOND;
+	return t->kind == JR_FILL || t->kind == JR_PRECOND || t->kind == JR_REPLAY;
 }
 
 /* Rows of drive @t (NULL: the drive lacks the test) over the union of point @keys. */
@@ -176,6 +176,13 @@ static unsigned layout(const struct json_read_test *t, struct panel *p, int *row
 		*xlabel = "second (all rounds, end to end)";
 		p[0] = (struct panel){ t->tx ? "TPS per second" : "IOPS per second", JR_OPS, false };
 		p[1] = (struct panel){ "mean latency per second", JR_MEAN, true };
+		return 2;
+	case JR_REPLAY:
+		*cols = 1;
+		*h = 700;
+		*xlabel = "second of the replay";
+		p[0] = (struct panel){ "IOPS per second (as the trace asked for them)", JR_OPS, false };
+		p[1] = (struct panel){ "mean service time per second", JR_MEAN, true };
 		return 2;
 	case JR_APP:
 	case JR_DB:
@@ -327,6 +334,23 @@ static void cell(FILE *f, double v, enum json_read_metric m, const struct json_r
 	fputs("</td>", f);
 }
 
+/* A replay's accuracy from its result's info: the verdict, lateness and per-second IOPS error. */
+static void replay_cell(FILE *f, const struct json_read_test *t)
+{
+	json_t *info = t ? t->info : NULL;
+	const char *v = json_string_value(json_object_get(info, "replay.verdict"));
+	const char *late = json_string_value(json_object_get(info, "replay.late_1ms_pct"));
+	const char *mae = json_string_value(json_object_get(info, "replay.iops_mae_pct"));
+	char buf[160];
+
+	chart_html(f, v ? v : "-");
+	if (late && mae) {
+		snprintf(buf, sizeof(buf), "; %.20s %% of I/Os over 1 ms late, per-second IOPS off by %.20s %%",
+			 late, mae);
+		chart_html(f, buf);
+	}
+}
+
 static void summary_row(FILE *f, const struct json_read_doc *d, const struct json_read_test *any,
 			const char *at, unsigned rank, double diff)
 {
@@ -349,6 +373,11 @@ static void summary_row(FILE *f, const struct json_read_doc *d, const struct jso
 		fprintf(f, "<td>%+.1f %%</td>", diff);
 	else
 		fprintf(f, "<td>%s</td>", rank == 1 ? "best" : "");
+	if (any->kind == JR_REPLAY) {
+		fputs("<td class=\"l\">", f);
+		replay_cell(f, t);
+		fputs("</td>", f);
+	}
 	if (any->kind == JR_PRECOND) {
 		fputs("<td class=\"l\">", f);
 		if (t && t->reached)
@@ -381,7 +410,8 @@ static void summary(FILE *f, const struct json_read_doc *d, unsigned n, const st
 		chart_html(f, compare_metric(t, m[k]).name);
 		fputs("</th>", f);
 	}
-	fprintf(f, "<th>vs best</th>%s</tr>\n", t->kind == JR_PRECOND ? "<th class=\"l\">steady state</th>" : "");
+	fprintf(f, "<th>vs best</th>%s</tr>\n", t->kind == JR_PRECOND ? "<th class=\"l\">steady state</th>" :
+		t->kind == JR_REPLAY ? "<th class=\"l\">how well it kept the trace's schedule</th>" : "");
 	for (unsigned r = 1; r <= n + 1; r++)
 		for (unsigned k = 0; k < n; k++)
 			if (rank[k] == (r <= n ? r : 0))

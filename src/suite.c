@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include <time.h>
 
 #include "appio/runner.h"
+#include "appio/trace.h"
 #include "suite.h"
 #include "appio/xalloc.h"
 
@@ -77,6 +79,9 @@ const struct opt_def suite_opt_table[] = {
 	{ "db-time", OPT_UINT, S(db_time), NULL,
 	  "measured seconds per database point (default: its emulator's own)", .min = 1,
 	  .max = OPT_SECONDS_MAX },
+	{ "trace", OPT_STR, S(trace), NULL,
+	  "a block I/O trace to replay on the target after the applications ('appio run replay'): a "
+	  "file, or the name of a bundled trace ('appio list'); default: no replay" },
 	{ "engine", OPT_STR, S(engine), NULL, "I/O engine of every phase (see 'appio list')" },
 	{ "direct", OPT_BOOL, S(direct), "1", "O_DIRECT for every phase (0 or 1)" },
 	{ "force", OPT_BOOL, S(force), NULL,
@@ -98,6 +103,8 @@ const struct opt_def suite_opt_table[] = {
 	  "more 'appio run' options for the applications: 'ARGS' or 'EMULATOR:ARGS' (repeatable)" },
 	{ "db-args", OPT_STRLIST, S(extra[EXTRA_DB]), NULL,
 	  "more options for the database run ('appio db --help'), e.g. '--tables 8' (repeatable)" },
+	{ "replay-args", OPT_STRLIST, S(extra[EXTRA_REPLAY]), NULL,
+	  "more 'appio run replay' options for the --trace replay, e.g. '--timing afap' (repeatable)" },
 	OPT_END,
 };
 #undef S
@@ -531,6 +538,37 @@ static int plan_apps(struct suite *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* --trace: "replay NAME" on the suite's target, offsets wrapped into it; the trace is read
+ * through now: one that cannot be read is bad input at once, and its span is the estimate. */
+static int plan_replay(struct suite *s, char *err, size_t errlen)
+{
+	struct trace_reader r = { 0 };
+	struct trace_rec rec;
+	char path[4200], name[96];
+	const char *base = strrchr(s->o.trace ? s->o.trace : "", '/');
+	uint64_t last = 0;
+	int rc;
+
+	if (!s->o.trace)
+		return 0;
+	rc = trace_open(&r, trace_resolve(s->o.trace, path, sizeof(path)), NULL, NULL);
+	while (!rc && !(rc = trace_next(&r, &rec)))
+		last = rec.issue_ns > last ? rec.issue_ns : last;
+	if (rc < 0)
+		suite_fail(err, errlen, "suite: --trace: %s", r.err);
+	trace_close(&r);
+	if (rc < 0)
+		return -EINVAL;
+	snprintf(name, sizeof(name), "replay %.80s", base ? base + 1 : s->o.trace);
+	struct suite_phase *ph = new_phase(s, PH_REPLAY, s->o.trace, name);
+	ph->trace_s = (double)last / 1e9;
+	add_common(s, ph, "replay", s->o.target, true);
+	add_opt(ph, "trace", "%s", s->o.trace);
+	add_opt(ph, "map", "wrap");
+	add_extras(s, EXTRA_REPLAY, ph);
+	return 0;
+}
+
 /* The scratch folder of a phase whose arguments use "{dir}": made once, owned by the phase. */
 static const char *scratch_dir(struct suite *s, struct suite_phase *ph)
 {
@@ -612,9 +650,10 @@ static int plan_services(struct suite *s, char *err, size_t errlen)
 /* Every "NAME:ARGS" must name a phase of its kind, or it would be ignored silently. */
 static int check_extras(const struct suite *s, char *err, size_t errlen)
 {
-	static const char *const opt[] = { "pre-args", "sweep-args", "app-args", "db-args" };
+	static const char *const opt[] = { "pre-args", "sweep-args", "app-args", "db-args", "replay-args" };
 	static const enum suite_kind kinds[][2] = {
 		{ PH_PRECOND, PH_FILL }, { PH_SWEEP, PH_SWEEP }, { PH_APP, PH_APP }, { PH_DB, PH_DB },
+		{ PH_REPLAY, PH_REPLAY },
 	};
 
 	for (unsigned k = 0; k < EXTRA_N; k++) {
@@ -648,6 +687,8 @@ static double estimate(const struct suite *s, const struct suite_phase *ph)
 		return (double)j->ro.max_rounds * ((double)j->ro.round_time + 0.3);
 	case PH_DB:     /* and a guess for loading the data */
 		return j->npoints * per_point + 30;
+	case PH_REPLAY: /* the trace's span at speed 1, or --time */
+		return fmin((double)j->ro.time, ph->trace_s) + 2;
 	default:
 		return ph->skip_reason ? 0 : j->npoints * per_point;
 	}
@@ -697,7 +738,8 @@ int suite_plan(struct suite *s, char *err, size_t errlen)
 	s->target_is_dev = !stat(s->o.target, &st) && S_ISBLK(st.st_mode);
 	plan_devices(s);
 	if ((rc = plan_profiles(s, err, errlen)) || (rc = plan_apps(s, err, errlen)) ||
-	    (rc = plan_services(s, err, errlen)) || (rc = check_names(s, err, errlen)) ||
+	    (rc = plan_replay(s, err, errlen)) || (rc = plan_services(s, err, errlen)) ||
+	    (rc = check_names(s, err, errlen)) ||
 	    (rc = check_extras(s, err, errlen)))
 		return rc;
 	if (!s->nph)
@@ -707,7 +749,7 @@ int suite_plan(struct suite *s, char *err, size_t errlen)
 
 static const char *const kind_names[] = {
 	[PH_PURGE] = "purge", [PH_FILL] = "precondition", [PH_PRECOND] = "precondition",
-	[PH_SWEEP] = "sweep", [PH_APP] = "application", [PH_DB] = "database",
+	[PH_SWEEP] = "sweep", [PH_APP] = "application", [PH_REPLAY] = "replay", [PH_DB] = "database",
 };
 
 const char *suite_kind_name(enum suite_kind k)

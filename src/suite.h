@@ -1,8 +1,8 @@
 /*
  * suite.h - the review method of docs/methodology.md as one run: purge, fill,
  * per-profile preconditioning to steady state and thread x queue-depth
- * sweeps, a write-percentage sweep, the application emulators and the runs
- * of outside services (EMU_NO_TARGET emulators: the real database), recorded
+ * sweeps, a write-percentage sweep, the application emulators, the replay
+ * of a block I/O trace (--trace, optional) and the runs of outside services (EMU_NO_TARGET emulators: the real database), recorded
  * in one JSON document rewritten (atomically) as the suite goes, so an
  * interrupted suite leaves a readable partial result.
  *
@@ -16,8 +16,8 @@
  *   appio_version, format_version, suite ("quick"|"review"), started, updated,
  *   seed, complete, interrupted, options { name: text },
  *   health? { before, after? } (the drive's own figures around the suite, as a run's),
- *   phases [ { name, kind ("purge"|"precondition"|"sweep"|"application"|"database"),
- *              profile | emulator | workload, args, status ("done"|"failed"|
+ *   phases [ { name, kind ("purge"|"precondition"|"sweep"|"application"|"replay"|
+ *              "database"), profile | emulator | trace | workload, args, status ("done"|"failed"|
  *              "interrupted"|"skipped"), error?, reason?, elapsed_s,
  *              headline { metric, value, at }?,
  *              steady_state {...}? (see steady.h), fill { bytes, passes }?,
@@ -84,13 +84,13 @@ void suite_steady_release(struct suite_steady *st);
 /* ---- the suite ---- */
 
 /* Extra arguments for a kind of phase (--*-args): "ARGS" for all, "NAME:ARGS" for one. */
-enum { EXTRA_PRE, EXTRA_SWEEP, EXTRA_APP, EXTRA_DB, EXTRA_N };
+enum { EXTRA_PRE, EXTRA_SWEEP, EXTRA_APP, EXTRA_DB, EXTRA_REPLAY, EXTRA_N };
 
 struct suite_opts {
 	const char *target, *json, *fs_dir;
 	uint64_t size, fill_passes, round_time, max_rounds, pre_threads, pre_qd;
 	uint64_t time, ramp, app_time, db_time, seed;
-	const char *profiles, *apps, *engine, *db;
+	const char *profiles, *apps, *engine, *db, *trace;
 	struct opt_ulist threads, qd, write_sweep, app_threads, db_threads;
 	bool purge, direct, force;
 	struct opt_strlist extra[EXTRA_N];      /* every --*-args value */
@@ -98,7 +98,7 @@ struct suite_opts {
 	uint64_t slo_search;                    /* --slo-search N: after every sweep */
 };
 
-enum suite_kind { PH_PURGE, PH_FILL, PH_PRECOND, PH_SWEEP, PH_APP, PH_DB };
+enum suite_kind { PH_PURGE, PH_FILL, PH_PRECOND, PH_SWEEP, PH_APP, PH_REPLAY, PH_DB };
 enum suite_status { ST_PENDING, ST_RUNNING, ST_DONE, ST_FAILED, ST_INTERRUPTED, ST_SKIPPED };
 
 /* One phase: what to run (planned) and what came of it (run). */
@@ -121,6 +121,7 @@ struct suite_phase {
 	struct suite_steady st;         /* PH_PRECOND */
 	uint64_t fill_bytes, purge_bytes, prep_rows;   /* prep_*: the prepare action's items, seconds */
 	double prep_s;
+	double trace_s;                 /* PH_REPLAY: the trace's span, for the estimate */
 	const char *purge_method;
 	const char *head_metric;        /* headline: "IOPS", "MB/s", "TPS" */
 	double head_value;
@@ -207,7 +208,7 @@ int suite_run_point(struct job *j, struct result *res, unsigned idx, double time
 /* The suite named @name, or NULL. */
 const struct suite_def *suite_find(const char *name);
 
-/* "purge", "precondition", "sweep", "application", "database". */
+/* "purge", "precondition", "sweep", "application", "replay", "database". */
 const char *suite_kind_name(enum suite_kind k);
 
 /* "1 h 05 min", "3 min 20 s", "12 s". */

@@ -81,13 +81,13 @@ static void phase_json(FILE *f, const struct suite_phase *ph)
 {
 	static const char *const subject_key[] = {
 		[PH_PURGE] = "profile", [PH_FILL] = "profile", [PH_PRECOND] = "profile",
-		[PH_SWEEP] = "profile", [PH_APP] = "emulator", [PH_DB] = "workload",
+		[PH_SWEEP] = "profile", [PH_APP] = "emulator", [PH_REPLAY] = "trace", [PH_DB] = "workload",
 	};
 
 	fputs("    {\"name\": ", f);
 	json_str(f, ph->name);
 	fprintf(f, ", \"kind\": \"%s\", \"%s\": ", suite_kind_name(ph->kind), subject_key[ph->kind]);
-	json_str(f, ph->kind == PH_DB || ph->kind == PH_APP ? ph->subject : ph->argv[0]);
+	json_str(f, ph->kind == PH_DB || ph->kind == PH_APP || ph->kind == PH_REPLAY ? ph->subject : ph->argv[0]);
 	fprintf(f, ", \"status\": \"%s\"", status_names[ph->status]);
 	if (ph->error || ph->skip_reason) {
 		fprintf(f, ", \"%s\": ", ph->error ? "error" : "reason");
@@ -284,6 +284,8 @@ static void headline(struct suite_phase *ph)
 		ph->head_value = secs > 0 ? (double)ph->fill_bytes / 1e6 / secs : 0;
 	}
 	point_label(p, ph->kind == PH_APP || ph->kind == PH_DB, ph->head_at, sizeof(ph->head_at));
+	if (ph->kind == PH_REPLAY)      /* open loop: the trace sets the rate, the drive the latency */
+		snprintf(ph->head_at, sizeof(ph->head_at), "p99 %.0f us", (double)c->lat.p99 / 1e3);
 }
 
 /* ---- the phases ---- */
@@ -455,7 +457,7 @@ static void conclude(const struct suite *s, const struct suite_phase *ph)
 
 	if (!s->log)
 		return;
-	if (ph->kind == PH_SWEEP || ph->kind == PH_APP || ph->kind == PH_DB)
+	if (ph->kind == PH_SWEEP || ph->kind == PH_APP || ph->kind == PH_REPLAY || ph->kind == PH_DB)
 		result_print_table(&ph->res, s->log);
 	if (ph->kind == PH_PRECOND)
 		steady_describe(&ph->st.v, ph->st.n, ph->st.metric, v, sizeof(v));

@@ -31,26 +31,13 @@
 #include <string.h>
 
 #include "appio/trace.h"
+#include "fmt_blktrace.h"
 #include "pair.h"
 
 #define BT_MAGIC 0x65617400u
 #define BT_VERSION 0x07
-#define BT_SIZE 48
+#define BT_SIZE FMT_BLKTRACE_SIZE
 #define BT_MAX_FILES 1024
-
-enum {
-	TA_QUEUE = 1, TA_BACKMERGE = 2, TA_FRONTMERGE = 3, TA_ISSUE = 7, TA_COMPLETE = 8,
-};
-enum {
-	TC_READ = 1 << 0, TC_WRITE = 1 << 1, TC_FLUSH = 1 << 2, TC_SYNC = 1 << 3,
-	TC_NOTIFY = 1 << 10, TC_AHEAD = 1 << 11, TC_META = 1 << 12, TC_DISCARD = 1 << 13,
-	TC_PC = 1 << 9, TC_FUA = 1 << 15,
-};
-
-struct bt_event {
-	uint64_t time, sector;
-	uint32_t bytes, action, pid, device;
-};
 
 struct bt_file {
 	FILE *f;
@@ -58,7 +45,7 @@ struct bt_file {
 	uint64_t recno;
 	int swap;                       /* -1 until the first record tells */
 	int valid;                      /* ev holds the next event */
-	struct bt_event ev;
+	struct fmt_blktrace_ev ev;
 };
 
 struct bt_priv {
@@ -95,6 +82,27 @@ static int magic_order(const unsigned char *p, int *version)
 	return -1;
 }
 
+int fmt_blktrace_decode(const unsigned char *b, int *swap, struct fmt_blktrace_ev *e)
+{
+	int version, sw = magic_order(b, &version);
+	uint16_t pdu;
+
+	if (sw < 0 || (*swap >= 0 && sw != *swap))
+		return -1;
+	if (version != BT_VERSION)
+		return -2;
+	*swap = sw;
+	e->time = get64(b + 8, sw);
+	e->sector = get64(b + 16, sw);
+	e->bytes = get32(b + 24, sw);
+	e->action = get32(b + 28, sw);
+	e->pid = get32(b + 32, sw);
+	e->device = get32(b + 36, sw);
+	memcpy(&pdu, b + 46, 2);
+	e->pdu_len = sw ? __builtin_bswap16(pdu) : pdu;
+	return 0;
+}
+
 static int blktrace_probe(const char *buf, size_t len)
 {
 	int version;
@@ -114,7 +122,6 @@ static int bt_bad(struct trace_reader *r, const struct bt_file *bf, const char *
 static int bt_read(struct trace_reader *r, struct bt_file *bf)
 {
 	unsigned char b[BT_SIZE], skip[256];
-	int version;
 	size_t got = fread(b, 1, BT_SIZE, bf->f);
 
 	bf->valid = 0;
@@ -123,21 +130,12 @@ static int bt_read(struct trace_reader *r, struct bt_file *bf)
 	bf->recno++;
 	if (got < BT_SIZE)
 		return bt_bad(r, bf, "expected a 48-byte record, the file ends inside one");
-	int swap = magic_order(b, &version);
-	if (swap < 0 || (bf->swap >= 0 && swap != bf->swap))
+	int rc = fmt_blktrace_decode(b, &bf->swap, &bf->ev);
+	if (rc == -1)
 		return bt_bad(r, bf, "expected the magic 0x65617407 (in the byte order of the first record)");
-	if (version != BT_VERSION)
+	if (rc)
 		return bt_bad(r, bf, "expected blk_io_trace version 0x07");
-	bf->swap = swap;
-	bf->ev.time = get64(b + 8, swap);
-	bf->ev.sector = get64(b + 16, swap);
-	bf->ev.bytes = get32(b + 24, swap);
-	bf->ev.action = get32(b + 28, swap);
-	bf->ev.pid = get32(b + 32, swap);
-	bf->ev.device = get32(b + 36, swap);
-	uint16_t pdu;
-	memcpy(&pdu, b + 46, 2);
-	pdu = swap ? __builtin_bswap16(pdu) : pdu;
+	uint16_t pdu = bf->ev.pdu_len;
 	while (pdu) {
 		size_t k = pdu < sizeof(skip) ? pdu : sizeof(skip);
 		if (fread(skip, 1, k, bf->f) != k)
@@ -223,37 +221,38 @@ static void blktrace_close(struct trace_reader *r)
 	pair_release(&p->pair);
 }
 
-static int decode_op(const struct bt_event *e, struct trace_rec *rec)
+int fmt_blktrace_op(uint32_t action, uint32_t bytes, uint8_t *op, uint16_t *flags)
 {
-	uint32_t tc = e->action >> 16;
+	uint32_t tc = action >> 16;
 
-	if (tc & TC_DISCARD)
-		rec->op = TRACE_OP_DISCARD;
-	else if (tc & TC_WRITE)
-		rec->op = TRACE_OP_WRITE;
-	else if (e->bytes)
-		rec->op = TRACE_OP_READ;
-	else if (tc & TC_FLUSH)
-		rec->op = TRACE_OP_FLUSH;
+	if (tc & FMT_BLKTRACE_TC_DISCARD)
+		*op = TRACE_OP_DISCARD;
+	else if (tc & FMT_BLKTRACE_TC_WRITE)
+		*op = TRACE_OP_WRITE;
+	else if (bytes)
+		*op = TRACE_OP_READ;
+	else if (tc & FMT_BLKTRACE_TC_FLUSH)
+		*op = TRACE_OP_FLUSH;
 	else
 		return -1;
-	rec->flags = (uint16_t)((tc & TC_FLUSH && rec->op != TRACE_OP_FLUSH ? TRACE_F_PREFLUSH : 0) |
-				(tc & TC_FUA ? TRACE_F_FUA : 0) | (tc & TC_SYNC ? TRACE_F_SYNC : 0) |
-				(tc & TC_META ? TRACE_F_META : 0) | (tc & TC_AHEAD ? TRACE_F_AHEAD : 0));
+	*flags = (uint16_t)((tc & FMT_BLKTRACE_TC_FLUSH && *op != TRACE_OP_FLUSH ? TRACE_F_PREFLUSH : 0) |
+			    (tc & FMT_BLKTRACE_TC_FUA ? TRACE_F_FUA : 0) | (tc & FMT_BLKTRACE_TC_SYNC ? TRACE_F_SYNC : 0) |
+			    (tc & FMT_BLKTRACE_TC_META ? TRACE_F_META : 0) |
+			    (tc & FMT_BLKTRACE_TC_AHEAD ? TRACE_F_AHEAD : 0));
 	return 0;
 }
 
 static int bt_event(struct trace_reader *r, const struct bt_file *bf)
 {
 	struct bt_priv *p = r->priv;
-	const struct bt_event *e = &bf->ev;
+	const struct fmt_blktrace_ev *e = &bf->ev;
 	uint32_t act = e->action & 0xffff, tc = e->action >> 16;
-	int issue = act == (r->opts.queue_events ? TA_QUEUE : TA_ISSUE);
-	int merge = r->opts.queue_events && (act == TA_BACKMERGE || act == TA_FRONTMERGE);
+	int issue = act == (r->opts.queue_events ? FMT_BLKTRACE_QUEUE : FMT_BLKTRACE_ISSUE);
+	int merge = r->opts.queue_events && (act == FMT_BLKTRACE_BACKMERGE || act == FMT_BLKTRACE_FRONTMERGE);
 	struct trace_rec rec;
 	char name[24];
 
-	if ((tc & (TC_NOTIFY | TC_PC)) || !(issue || merge || act == TA_COMPLETE))
+	if ((tc & (FMT_BLKTRACE_TC_NOTIFY | FMT_BLKTRACE_TC_PC)) || !(issue || merge || act == FMT_BLKTRACE_COMPLETE))
 		return 0;
 	trace_rec_init(&rec);
 	snprintf(name, sizeof(name), "%u,%u", e->device >> 20, e->device & 0xfffff);
@@ -263,7 +262,7 @@ static int bt_event(struct trace_reader *r, const struct bt_file *bf)
 		pair_complete(&p->pair, rec.dev, e->sector, merge ? TRACE_NS_UNKNOWN : e->time, &r->hdr.devs);
 		return 0;
 	}
-	if (decode_op(e, &rec))
+	if (fmt_blktrace_op(e->action, e->bytes, &rec.op, &rec.flags))
 		return 0;
 	/* here, not in trace_next, whose message would name a line rather than this record */
 	if (e->sector > (UINT64_MAX - e->bytes) / 512)

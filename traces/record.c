@@ -88,6 +88,7 @@ void trace_record_free(struct trace_record *r)
 #include <kbuffer.h>
 
 #include "pair.h"
+#include "record_blk.h"
 #include "record_fs.h"
 
 #define NSEC 1000000000ULL
@@ -100,15 +101,18 @@ struct ev {
 	uint64_t ts, sector, seq;
 	uint32_t nsect, bytes;
 	int32_t pid;
+	uint16_t flags;
 	uint8_t kind;                   /* enum ev_kind */
-	char rwbs[11];
+	int8_t op;                      /* enum trace_op, or -1: no data and no flush */
 };
 
 enum ev_kind { EV_COMPLETE, EV_ISSUE, EV_REQUEUE };
 
 struct trace_record {
 	struct record_dev dev;
+	bool blk;                       /* --via blktrace: @bt, else @fs */
 	struct record_fs fs;
+	struct record_blk bt;
 	struct trace_hdr hdr;           /* devs: the one device; meta: the caller's facts */
 	struct pair pair;
 	FILE *out, *body;
@@ -172,32 +176,65 @@ static void lost(struct trace_record *r, uint64_t n, int cpu, uint64_t ts)
 	     r->buffer_kb * 4 > MAX_BUFFER_KB ? MAX_BUFFER_KB : r->buffer_kb * 4);
 }
 
-static void push(struct trace_record *r, const struct record_fields *f, void *data, uint64_t ts)
+/* A slot at the end of the pending array, or NULL (the capture has failed). */
+static struct ev *push(struct trace_record *r, uint64_t ts)
 {
 	if (r->npend == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 4096;
 		struct ev *p = realloc(r->pend, cap * sizeof(*p));
 		if (!p) {
 			fail(r, "out of memory for %zu pending events", cap);
-			return;
+			return NULL;
 		}
 		r->pend = p;
 		r->cap = cap;
 	}
 	struct ev *e = &r->pend[r->npend++];
+	memset(e, 0, sizeof(*e));
 	e->ts = ts;
 	e->seq = r->seq++;
+	if (ts >= r->t0 && (ts - r->t0) / NSEC < PEAK_SECONDS)
+		r->per_sec[(ts - r->t0) / NSEC]++;
+	r->events++;
+	return e;
+}
+
+static void push_fs(struct trace_record *r, const struct record_fields *f, void *data, uint64_t ts)
+{
+	struct ev *e = push(r, ts);
+	char rwbs[11] = "";
+	uint8_t op;
+
+	if (!e)
+		return;
 	e->kind = f == &r->fs.issue ? EV_ISSUE : f == &r->fs.requeue ? EV_REQUEUE : EV_COMPLETE;
 	e->sector = num(f->sector, data);
 	e->nsect = (uint32_t)num(f->nr_sector, data);
 	e->bytes = (uint32_t)num(f->bytes, data);
 	e->pid = (int32_t)num(f->pid, data);
-	memset(e->rwbs, 0, sizeof(e->rwbs));
-	memcpy(e->rwbs, (char *)data + f->rwbs->offset,
-	       f->rwbs->size < (int)sizeof(e->rwbs) - 1 ? (size_t)f->rwbs->size : sizeof(e->rwbs) - 1);
-	if (ts >= r->t0 && (ts - r->t0) / NSEC < PEAK_SECONDS)
-		r->per_sec[(ts - r->t0) / NSEC]++;
-	r->events++;
+	memcpy(rwbs, (char *)data + f->rwbs->offset,
+	       f->rwbs->size < (int)sizeof(rwbs) - 1 ? (size_t)f->rwbs->size : sizeof(rwbs) - 1);
+	e->op = trace_rwbs_parse(rwbs, &op, &e->flags) ? -1 : (int8_t)op;
+}
+
+/* A blktrace event: issues, completions and requeues of file-system requests only. */
+static void push_blk(void *ctx, const struct fmt_blktrace_ev *b)
+{
+	struct trace_record *r = ctx;
+	uint32_t act = b->action & 0xffff, tc = b->action >> 16;
+	uint8_t op;
+	struct ev *e;
+
+	if (tc & (FMT_BLKTRACE_TC_NOTIFY | FMT_BLKTRACE_TC_PC) ||
+	    (act != FMT_BLKTRACE_ISSUE && act != FMT_BLKTRACE_COMPLETE && act != FMT_BLKTRACE_REQUEUE) ||
+	    !(e = push(r, b->time)))
+		return;
+	e->kind = act == FMT_BLKTRACE_ISSUE ? EV_ISSUE : act == FMT_BLKTRACE_REQUEUE ? EV_REQUEUE : EV_COMPLETE;
+	e->sector = b->sector;
+	e->bytes = b->bytes;
+	e->nsect = b->bytes / 512;
+	e->pid = (int32_t)b->pid;
+	e->op = fmt_blktrace_op(b->action, b->bytes, &op, &e->flags) ? -1 : (int8_t)op;
 }
 
 /* Every event of the sub-buffer in fs.kbuf. */
@@ -212,11 +249,11 @@ static void decode_page(struct trace_record *r, int cpu)
 			lost(r, missed > 0 ? (uint64_t)missed : 1, cpu, ts);
 		int type = (int)*(unsigned short *)data;
 		if (type == r->fs.issue.id)
-			push(r, &r->fs.issue, data, ts);
+			push_fs(r, &r->fs.issue, data, ts);
 		else if (type == r->fs.complete.id)
-			push(r, &r->fs.complete, data, ts);
+			push_fs(r, &r->fs.complete, data, ts);
 		else if (type == r->fs.requeue.id)
-			push(r, &r->fs.requeue, data, ts);
+			push_fs(r, &r->fs.requeue, data, ts);
 	}
 }
 
@@ -250,9 +287,7 @@ static void write_rec(struct trace_record *r, struct trace_rec *rec)
 static void pair_event(struct trace_record *r, const struct ev *e)
 {
 	struct trace_rec rec;
-	uint8_t op;
-	uint16_t fl;
-	uint64_t sector = !trace_rwbs_parse(e->rwbs, &op, &fl) && op == TRACE_OP_FLUSH ? FLUSH_KEY : e->sector;
+	uint64_t sector = e->op == TRACE_OP_FLUSH ? FLUSH_KEY : e->sector;
 
 	if (e->kind == EV_COMPLETE) {
 		pair_complete(&r->pair, 0, sector, e->ts, &r->hdr.devs);
@@ -263,8 +298,10 @@ static void pair_event(struct trace_record *r, const struct ev *e)
 		return;
 	}
 	trace_rec_init(&rec);
-	if (trace_rwbs_parse(e->rwbs, &rec.op, &rec.flags))
+	if (e->op < 0)
 		return;                 /* no data and no flush (or letters this appio does not know) */
+	rec.op = (uint8_t)e->op;
+	rec.flags = e->flags;
 	rec.issue_ns = e->ts;
 	rec.pid = e->pid;
 	if (rec.op != TRACE_OP_FLUSH) {
@@ -298,13 +335,23 @@ static void process(struct trace_record *r, uint64_t cutoff, bool drain)
 
 static void read_round(struct trace_record *r)
 {
-	for (int c = 0; c < r->fs.ncpu; c++) {
+	for (int c = 0; r->blk && c < r->bt.ncpu; c++) {
+		int n = record_blk_read(&r->bt, c, push_blk, r);
+		if (n < 0)
+			fail(r, "blktrace: reading the buffer of CPU %d failed: %s", c,
+			     n == -EINVAL ? "not blk_io_trace version 7 events" : strerror(-n));
+	}
+	for (int c = 0; !r->blk && c < r->fs.ncpu; c++) {
 		int n;
 		while ((n = record_fs_read(&r->fs, c)) > 0)
 			decode_page(r, c);
 		if (n < 0)
 			fail(r, "tracefs: reading the buffer of CPU %d failed: %s", c, strerror(-n));
 	}
+	/* relay buffers flag no page: their count of drops is the first sign */
+	uint64_t dropped = r->blk ? record_blk_dropped(&r->bt) : 0;
+	if (dropped && !r->lost)
+		lost(r, dropped, -1, now_ns(CLOCK_MONOTONIC));
 }
 
 static void *reader(void *arg)
@@ -320,10 +367,13 @@ static void *reader(void *arg)
 			nanosleep(&(struct timespec){ .tv_nsec = (long)(POLL_NS - d) }, NULL);
 	}
 	r->t_end = now_ns(CLOCK_MONOTONIC);
-	record_fs_stop(&r->fs);
+	if (r->blk)
+		record_blk_stop(&r->bt);
+	else
+		record_fs_stop(&r->fs);
 	if (!atomic_load(&r->failed)) {
 		read_round(r);
-		uint64_t dropped = record_fs_dropped(&r->fs);
+		uint64_t dropped = r->blk ? record_blk_dropped(&r->bt) : record_fs_dropped(&r->fs);
 		if (dropped && !r->lost)
 			lost(r, dropped, -1, r->t_end);
 	}
@@ -408,7 +458,11 @@ int trace_record_start(struct trace_record **out, const struct trace_record_opts
 	snprintf(r->hdr.clock, sizeof(r->hdr.clock), "ns from the first issue (CLOCK_MONOTONIC)");
 	r->hdr.sector_size = 512;
 	trace_hdr_meta(&r->hdr, "capture.device", r->desc);
-	if ((rc = record_fs_open(&r->fs, record_dev_kdev(&r->dev), r->buffer_kb, err, errlen)))
+	r->blk = o->via == TRACE_RECORD_BLKTRACE;
+	trace_hdr_meta(&r->hdr, "capture.via", r->blk ? "blktrace" : "tracefs");
+	rc = r->blk ? record_blk_open(&r->bt, r->dev.disk, r->buffer_kb, err, errlen) :
+		record_fs_open(&r->fs, record_dev_kdev(&r->dev), r->buffer_kb, err, errlen);
+	if (rc)
 		goto fail;
 	r->t0 = now_ns(CLOCK_MONOTONIC);
 	/* Unix time of the monotonic clock's zero; epoch_ns is fixed from it at finish */
@@ -547,6 +601,7 @@ void trace_record_free(struct trace_record *r)
 		return;
 	join(r);
 	record_fs_close(&r->fs);
+	record_blk_close(&r->bt);
 	if (r->out && r->out != stdout)
 		fclose(r->out);
 	if (r->body)

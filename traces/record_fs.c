@@ -13,13 +13,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -27,96 +24,7 @@
 #include <tracefs.h>
 
 #include "record_fs.h"
-
-#define CAP_SYS_ADMIN_BIT 21
-
-static int perm(char *err, size_t errlen, const char *what)
-{
-	snprintf(err, errlen, "trace record needs CAP_SYS_ADMIN (run it as root) to %s", what);
-	return -EPERM;
-}
-
-static int has_sys_admin(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	unsigned long long caps = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &caps) == 1)
-			break;
-	fclose(f);
-	return (int)((caps >> CAP_SYS_ADMIN_BIT) & 1);
-}
-
-/* An existing tracefs mount from /proc/self/mounts into @dir, or -1. */
-static int find_mount(char *dir, size_t len)
-{
-	FILE *f = fopen("/proc/self/mounts", "r");
-	char line[1024], mnt[512], type[64];
-	int rc = -1;
-
-	if (!f)
-		return -1;
-	while (rc && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%*s %511s %63s", mnt, type) == 2 && !strcmp(type, "tracefs")) {
-			snprintf(dir, len, "%s", mnt);
-			rc = 0;
-		}
-	fclose(f);
-	return rc;
-}
-
-/* Remove the empty mount points "appio-tracefs-PID.*" of captures whose process is gone. */
-static void remove_stale_dirs(void)
-{
-	DIR *d = opendir("/tmp");
-	struct dirent *e;
-	int pid;
-
-	if (!d)
-		return;
-	while ((e = readdir(d)))
-		if (sscanf(e->d_name, "appio-tracefs-%d.", &pid) == 1 && pid > 0 && kill(pid, 0) &&
-		    errno == ESRCH) {
-			char p[300];
-			snprintf(p, sizeof(p), "/tmp/%s", e->d_name);
-			rmdir(p);       /* only an empty folder goes */
-		}
-	closedir(d);
-}
-
-static int mount_private(struct record_fs *fs, char *err, size_t errlen)
-{
-	remove_stale_dirs();
-	snprintf(fs->mnt, sizeof(fs->mnt), "/tmp/appio-tracefs-%d.XXXXXX", (int)getpid());
-	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
-		fs->mnt[0] = 0;
-		return errno == EPERM ? perm(err, errlen, "mount tracefs") :
-			(snprintf(err, errlen, "cannot make a private mount namespace for tracefs: %s",
-				  strerror(errno)), -errno);
-	}
-	if (!mkdtemp(fs->mnt)) {
-		int e = errno;
-		snprintf(err, errlen, "cannot make a folder to mount tracefs on ('%s'): %s", fs->mnt, strerror(e));
-		fs->mnt[0] = 0;
-		return -e;
-	}
-	if (mount("nodev", fs->mnt, "tracefs", 0, NULL)) {
-		int e = errno;
-		rmdir(fs->mnt);
-		fs->mnt[0] = 0;
-		if (e == EPERM)
-			return perm(err, errlen, "mount tracefs");
-		snprintf(err, errlen, "cannot mount tracefs: %s (is CONFIG_TRACING off in this kernel?)",
-			 strerror(e));
-		return -e;
-	}
-	snprintf(fs->root, sizeof(fs->root), "%s", fs->mnt);
-	return 0;
-}
+#include "record_mnt.h"
 
 /* Remove instances "appio-PID" whose process is gone (a capture that was killed). */
 static void remove_stale(const char *root)
@@ -167,7 +75,7 @@ static int set(struct record_fs *fs, const char *file, const char *val, char *er
 		return 0;
 	int e = errno ? errno : EIO;
 	if (e == EPERM || e == EACCES)
-		return perm(err, errlen, "set up a tracefs instance");
+		return record_mnt_perm(err, errlen, "set up a tracefs instance");
 	snprintf(err, errlen, "tracefs: cannot write '%s' to %s/instances/%s/%s: %s", val, fs->root,
 		 fs->name, file, strerror(e));
 	return -e;
@@ -223,9 +131,9 @@ int record_fs_open(struct record_fs *fs, uint64_t kdev, uint64_t buffer_kb, char
 	int rc;
 
 	memset(fs, 0, sizeof(*fs));
-	if (!has_sys_admin())
-		return perm(err, errlen, "trace the block layer");
-	if (find_mount(fs->root, sizeof(fs->root)) && (rc = mount_private(fs, err, errlen)))
+	if (!record_mnt_sys_admin())
+		return record_mnt_perm(err, errlen, "trace the block layer");
+	if ((rc = record_mnt_get("tracefs", fs->root, sizeof(fs->root), fs->mnt, sizeof(fs->mnt), err, errlen)))
 		return rc;
 	if (tracefs_set_tracing_dir(fs->root)) {
 		snprintf(err, errlen, "tracefs: cannot use '%s'", fs->root);
@@ -310,10 +218,7 @@ void record_fs_close(struct record_fs *fs)
 		tracefs_instance_destroy(fs->inst);
 		tracefs_instance_free(fs->inst);
 	}
-	if (fs->mnt[0]) {
-		umount2(fs->mnt, MNT_DETACH);
-		rmdir(fs->mnt);
-	}
+	record_mnt_put(fs->mnt);
 	memset(fs, 0, sizeof(*fs));
 }
 

@@ -61,19 +61,19 @@ static void add_server(void *arg, const char *key, const char *val)
 	trace_record_meta(arg, k, val);
 }
 
-static void run_meta(struct emu_run *run, struct trace_record *rec)
+static void run_meta(const struct db_opts *o, uint64_t seed, const char *phase, struct trace_record *rec)
 {
-	const struct db_opts *o = run->opts;
 	const struct db_driver *drv = db_opts_driver(o);
 	struct db_conn_cfg cfg;
 	struct db_conn *c;
 	char v[64], err[512];
 
 	trace_record_meta(rec, "run.workload", o->workload);
+	trace_record_meta(rec, "run.phase", phase);
 	trace_record_meta(rec, "run.driver", drv->name);
 	snprintf(v, sizeof(v), "%" PRIu64 " x %" PRIu64 " rows", o->tables, o->table_size);
 	trace_record_meta(rec, "run.tables", v);
-	snprintf(v, sizeof(v), "%" PRIu64, run->seed);
+	snprintf(v, sizeof(v), "%" PRIu64, seed);
 	trace_record_meta(rec, "run.seed", v);
 	db_opts_conn_cfg(o, &cfg);
 	if (!drv->connect(&cfg, &c, err, sizeof(err))) {
@@ -82,9 +82,9 @@ static void run_meta(struct emu_run *run, struct trace_record *rec)
 	}
 }
 
-int db_capture_start(struct emu_run *run, struct trace_record **out, char *err, size_t errlen)
+static int begin(const struct db_opts *o, uint64_t seed, const char *phase, struct trace_record **out,
+		 char *err, size_t errlen)
 {
-	const struct db_opts *o = run->opts;
 	struct trace_record_opts ro = { .out = o->capture };
 	char path[512], msg[512];
 	int rc;
@@ -98,9 +98,41 @@ int db_capture_start(struct emu_run *run, struct trace_record **out, char *err, 
 		return rc == -EPERM || rc == -ENOTSUP ? -EINVAL : rc;
 	}
 	trace_record_meta(*out, "capture.path", path);
-	run_meta(run, *out);
-	emu_info(run, "capture.trace", o->capture);
+	run_meta(o, seed, phase, *out);
 	return 0;
+}
+
+int db_capture_start(struct emu_run *run, struct trace_record **out, char *err, size_t errlen)
+{
+	const struct db_opts *o = run->opts;
+	int rc = begin(o, run->seed, "run", out, err, errlen);
+
+	if (!rc)
+		emu_info(run, "capture.trace", o->capture);
+	return rc;
+}
+
+int db_capture_prepare(const struct db_opts *o, uint64_t seed, struct trace_record **out, char *err, size_t errlen)
+{
+	return begin(o, seed, "prepare", out, err, errlen);
+}
+
+int db_capture_end(struct trace_record *rec, unsigned loaders, char *line, size_t len, char *err, size_t errlen)
+{
+	struct trace_record_stats st;
+	char msg[512];
+	int rc;
+
+	if (loaders) {
+		snprintf(msg, sizeof(msg), "%u", loaders);
+		trace_record_meta(rec, "run.threads", msg);
+	}
+	rc = trace_record_finish(rec, &st, msg, sizeof(msg));
+	trace_record_free(rec);
+	snprintf(line, len, "captured %" PRIu64 " I/Os of %s in %.1f s", st.ios, st.device, st.seconds);
+	if (rc)
+		snprintf(err, errlen, "--capture: %s", msg);
+	return rc;
 }
 
 void db_capture_point(struct trace_record *rec, unsigned threads, char *list, size_t len)

@@ -165,11 +165,17 @@ static int prepare(const struct emu_action_args *a, struct emu_action_out *out, 
 	const struct db_opts *o = a->opts;
 	struct db_prep_stats st;
 	struct db_conn *c;
-	char msg[600] = "";
-	int rc = connect_check(o, true, &c, err, errlen);
+	struct trace_record *rec = NULL;
+	char msg[600] = "", cap[200] = "", cerr[600];
+	int crc, rc = connect_check(o, true, &c, err, errlen);
 
 	if (rc)
 		return rc;
+	if (db_is_tpcc(o) && o->capture) {
+		c->drv->disconnect(c);
+		snprintf(err, errlen, "--capture: not with the tpcc workload yet (only the OLTP ones)");
+		return -EINVAL;
+	}
 	if (db_is_tpcc(o)) {
 		rc = db_tpcc_probe(o, c, false, err, errlen);
 		c->drv->disconnect(c);
@@ -177,9 +183,13 @@ static int prepare(const struct emu_action_args *a, struct emu_action_out *out, 
 	}
 	rc = check_no_tables(o, c, err, errlen);
 	c->drv->disconnect(c);
-	if (rc)
+	if (rc || (o->capture && (rc = db_capture_prepare(o, a->seed, &rec, err, errlen))))
 		return rc;
 	rc = db_load_prepare(o, a->threads, a->seed, a->stop, &st, msg, sizeof(msg));
+	/* the load's own failure comes first; the trace is written either way */
+	if (rec && (crc = db_capture_end(rec, rc ? 0 : st.threads, cap, sizeof(cap), rc ? cerr : err,
+					 rc ? sizeof(cerr) : errlen)) && !rc)
+		return -EIO;
 	if (rc == -EINTR) {
 		snprintf(err, errlen, "%s; run 'appio db cleanup' before preparing again", msg);
 		return rc;
@@ -189,10 +199,11 @@ static int prepare(const struct emu_action_args *a, struct emu_action_out *out, 
 		return -EIO;
 	}
 	snprintf(out->line, sizeof(out->line), "prepared %u table(s) x %llu rows = %llu rows in %.2f s "
-		 "(%.0f rows/s), %u loader thread(s), secondary indexes %.2f s, seed %llu",
+		 "(%.0f rows/s), %u loader thread(s), secondary indexes %.2f s, seed %llu%s%s%s%s%s",
 		 st.tables, (unsigned long long)o->table_size, (unsigned long long)st.rows, st.load_s,
 		 st.load_s > 0 ? (double)st.rows / st.load_s : 0, st.threads, st.index_s,
-		 (unsigned long long)a->seed);
+		 (unsigned long long)a->seed, rec ? "; " : "", rec ? cap : "", rec ? " to '" : "",
+		 rec ? o->capture : "", rec ? "'" : "");
 	out->items = st.rows;
 	out->seconds = st.load_s + st.index_s;
 	return 0;

@@ -123,6 +123,17 @@ int db_capture_start(struct emu_run *run, struct trace_record **out, char *err, 
 void db_capture_point(struct trace_record *rec, unsigned threads, char *list, size_t len);
 /* Stop and write the trace; facts into the result. 0 or -errno with @err (lost events). */
 int db_capture_finish(struct emu_run *run, struct trace_record *rec, char *err, size_t errlen);
+/*
+ * 'db prepare --capture': start recording as db_capture_start does, the
+ * header naming the load (run.phase "prepare").
+ */
+int db_capture_prepare(const struct db_opts *o, uint64_t seed, struct trace_record **out, char *err, size_t errlen);
+/*
+ * Stop, write the trace (its run.threads the @loaders, when not 0) and free
+ * @rec; @line says what was captured ("captured N I/Os of DEV in S s").
+ * 0, or -errno with @err (lost events).
+ */
+int db_capture_end(struct trace_record *rec, unsigned loaders, char *line, size_t len, char *err, size_t errlen);
 
 /* What db_load_prepare() did. */
 struct db_prep_stats {

@@ -76,7 +76,7 @@ const struct opt_def db_opt_table[] = {
 	  "milliseconds a writer waits for SQLite's write lock before retrying", .max = INT32_MAX },
 	{ "capture", OPT_STR, OFF(capture), NULL,
 	  "record the block requests of the device under the data (see --capture-path) to FILE, a "
-	  "trace in appio's format, while the run lasts (needs root)" },
+	  "trace in appio's format, while the run (or prepare's load) lasts (needs root)" },
 	{ "capture-path", OPT_STR, OFF(capture_path), NULL,
 	  "the path whose device --capture records (default: the server's data directory, or the "
 	  "SQLite file)" },

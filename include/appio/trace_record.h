@@ -17,6 +17,11 @@
  * events, or the buffer's own count of dropped events) stops the capture
  * with a message saying how to raise the buffer.
  *
+ * Or, when asked (TRACE_RECORD_BLKTRACE), through blktrace's ioctls and its
+ * per-CPU relay files in debugfs (traces/record_blk.h), into the same
+ * records with the same guarantees: the relay's count of dropped events is
+ * read every round.
+ *
  * Privileges: tracing the block layer needs CAP_SYS_ADMIN. When tracefs is
  * not mounted, the capture mounts it in a private mount namespace of its
  * own (nothing appears in the system's mount table, and it goes with the
@@ -34,6 +39,12 @@
 
 #define TRACE_RECORD_RATE 100000        /* expected I/Os per second when not told */
 
+/* How the block requests are read from the kernel. */
+enum trace_record_via {
+	TRACE_RECORD_TRACEFS,           /* block_rq_* tracepoints in a tracefs instance */
+	TRACE_RECORD_BLKTRACE,          /* blktrace's ioctls and relay files in debugfs */
+};
+
 /* What to record; zeros mean the defaults. */
 struct trace_record_opts {
 	const char *device;             /* a block device: "vda", "/dev/vda", "254:0" */
@@ -41,6 +52,7 @@ struct trace_record_opts {
 	uint64_t rate;                  /* expected I/Os per second: sizes the buffers */
 	uint64_t buffer_kb;             /* the kernel's buffer per CPU in KiB (default: from @rate) */
 	const char *out;                /* the trace file to write ("-": stdout); opened by start */
+	enum trace_record_via via;
 };
 
 /* What a capture did, for its report and the trace's header. */
@@ -64,7 +76,9 @@ struct trace_record;
  * thread. On success *@out is the running capture. Returns 0, or -EPERM
  * (missing privileges: the message names them), -EINVAL (bad device or
  * output), -ENOTSUP (built without libtracefs) or another -errno, with one
- * line in @err; nothing is left behind then.
+ * line in @err; nothing is left behind then. With TRACE_RECORD_BLKTRACE
+ * also -ENOTSUP when this kernel has no blktrace or refuses debugfs to root
+ * (lockdown), -EBUSY when another block trace is set up on the disk.
  */
 int trace_record_start(struct trace_record **out, const struct trace_record_opts *o,
 		       char *err, size_t errlen);

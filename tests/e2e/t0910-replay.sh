@@ -95,6 +95,9 @@ jq_check "  same counts, the trace's own depth (3) as the cap, no lag samples" l
 	'.points[0] | .qd == 3 and .classes.total.ops == 2200 and .classes.lag.ops == 0'
 grep -q "^replay: as fast as possible (no schedule to keep) at the trace's in-flight counts" "$T/stdout" &&
 	ok "  says what it kept" || not_ok "  says what it kept: $(grep replay: "$T/stdout")"
+expect_exit 0 "--timing trace without --qd: four times the trace's depth as the cap" -- \
+	run --trace c.trace --speed 8 --json ct.json
+jq_check "  12 for a trace of depth 3" ct.json '.points[0].qd == 12 and .info."replay.trace_qd" == "12"'
 
 expect_exit 0 "--ops read,flush" -- run --trace a.trace --ops read,flush --json o.json
 jq_check "  only reads and the trace's own flushes" o.json \
