@@ -136,11 +136,14 @@ void replay_point_end(struct emu_run *run, const struct point_result *p)
 		snprintf(prefix, sizeof(prefix), "replay.%u.", rr->npoints);
 	else
 		snprintf(prefix, sizeof(prefix), "replay.");
-	/* the seconds the schedule spans, and any the replay ran over into */
-	uint64_t nsec = 0;
-	for (uint64_t k = 0; k < m->nsec; k++)
+	/* the seconds the schedule spans, and with any the replay ran over into */
+	uint64_t nsec = 0, nsec_due = 0;
+	for (uint64_t k = 0; k < m->nsec; k++) {
 		if (m->due[k] || m->done[k])
 			nsec = k + 1;
+		if (m->due[k])
+			nsec_due = k + 1;
+	}
 	double sum_err = 0;
 	for (uint64_t k = 0; k < nsec; k++) {
 		sum_err += fabs((double)m->done[k] - (double)m->due[k]);
@@ -151,7 +154,8 @@ void replay_point_end(struct emu_run *run, const struct point_result *p)
 	double trace_s = ios && m->last_due > m->first_due ? (double)(m->last_due - m->first_due) / 1e9 : 0;
 	/* from the first due time: a late first I/O does not shorten the replay */
 	double replay_s = ios && m->last_sub > m->first_due ? (double)(m->last_sub - m->first_due) / 1e9 : 0;
-	double mean = nsec ? (double)due_all / (double)nsec : 0;
+	/* the trace's own rate: a late replay spilling into one more second does not halve it */
+	double mean = nsec_due ? (double)due_all / (double)nsec_due : 0;
 	double mae = nsec ? sum_err / (double)nsec : 0;
 	const struct cls_result *lag = point_class(p, "lag");
 
