@@ -36,6 +36,13 @@
  *                    of each line's item.
  * No keying or think time unless --keying-think (clause 5.2.5).
  *
+ * --mix sysbench-tpcc follows Percona-Lab's sysbench-tpcc instead, as
+ * 'appio db run tpcc' runs it: 10/10/1/1/1 of 23, a warehouse drawn per
+ * transaction, NURand's constants per thread, its two secondary indexes
+ * that take random inserts (order lines by item, history by customer), its
+ * Payment's statements. The redo per change is fitted on MariaDB 10.11 and
+ * PostgreSQL 15 running it (scripts/fidelity-tpcc.sh, docs/oltp-tpcc.md).
+ *
  * Reports: TPS of all transactions (class txn), each type's latency in its
  * own class (rolled-back New-Orders included, counted apart in
  * no_rollbacks), and tpmC: committed New-Orders per minute, per point in the
