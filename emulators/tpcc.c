@@ -60,7 +60,10 @@
 #include "dbmodel/tpcc_mix.h"
 
 enum { CLS_NO = DBM_NCLS, CLS_PAY, CLS_OS, CLS_DLV, CLS_SL };
-enum { C_NEW_ORDERS = DBM_NCOUNTERS, C_NO_ROLLBACKS, C_LOCK_WAITS };
+enum { C_NEW_ORDERS = DBM_NCOUNTERS, C_NO_ROLLBACKS, C_LOCK_WAITS, C_RETRIES };
+
+#define TXN_ROLLBACK  2         /* New-Order's deliberate rollback */
+#define TXN_SERIALIZE 3         /* PostgreSQL's serialization failure: retried */
 
 struct tpcc_opts {
 	struct dbm_opts db;
@@ -328,12 +331,21 @@ static int stmt(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint64_t r
 	return row(w, r, t, rank, redo, ins);
 }
 
-/* Take a row lock until commit (a timed wait: all workers see the stop at once). */
-static int lock_row(struct emu_worker *w, pthread_mutex_t *m)
+/*
+ * Take a row lock until commit (a timed wait: all workers see the stop at
+ * once). Under sysbench-tpcc's REPEATABLE READ, PostgreSQL makes a
+ * transaction that waited for a row another one updated fail with a
+ * serialization error once that one commits (first updater wins), and
+ * sysbench-tpcc rolls it back and runs it again: TXN_SERIALIZE after the
+ * wait. MariaDB's repeatable read locks and goes on.
+ */
+static int lock_row(struct emu_worker *w, const struct tpcc_run *r, pthread_mutex_t *m)
 {
 	struct tpcc_worker *tw = w->priv;
+	bool waited = false;
 
 	if (pthread_mutex_trylock(m)) {
+		waited = true;
 		emu_count(w, C_LOCK_WAITS, 1);
 		for (;;) {
 			struct timespec ts;
@@ -350,7 +362,7 @@ static int lock_row(struct emu_worker *w, pthread_mutex_t *m)
 		}
 	}
 	tw->held[tw->nheld++] = m;
-	return 0;
+	return waited && r->db.model == DBM_POSTGRES && r->mix == TPCC_MIX_SYSBENCH ? TXN_SERIALIZE : 0;
 }
 
 static void unlock_rows(struct tpcc_worker *tw)
@@ -401,7 +413,7 @@ static int new_order(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 	int rc = stmt(w, r, T_WAREHOUSE, wh, 0, false);
 
 	if (!rc)
-		rc = lock_row(w, &r->d[dr].lock);
+		rc = lock_row(w, r, &r->d[dr].lock);
 	if (!rc)
 		rc = stmt(w, r, T_DISTRICT, dr, r->cost->upd, false);
 	uint64_t o_id = atomic_fetch_add(&r->d[dr].next_o_id, 1);
@@ -433,7 +445,7 @@ static int new_order(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 			rc = sec_insert(w, r, T_OL_ITEM, (sw * 100000 + item) * 3 + tpcc_random(&w->rng, 0, 2));
 	}
 	if (!rc && rbk)
-		return 2;       /* roll back */
+		return TXN_ROLLBACK;
 	return rc;
 }
 
@@ -484,14 +496,14 @@ static int payment(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 	uint64_t cw = remote ? other_w(w, r, wh) : wh;
 	uint64_t cd = dist_rank(cw, tpcc_random(&w->rng, 0, 9));
 	bool sb = r->mix == TPCC_MIX_SYSBENCH;  /* each UPDATE followed by its SELECT */
-	int rc = lock_row(w, &r->wh[wh]);
+	int rc = lock_row(w, r, &r->wh[wh]);
 
 	if (!rc)
 		rc = stmt(w, r, T_WAREHOUSE, wh, r->cost->upd, false);
 	if (!rc && sb)
 		rc = stmt(w, r, T_WAREHOUSE, wh, 0, false);
 	if (!rc)
-		rc = lock_row(w, &r->d[dist_rank(wh, d)].lock);
+		rc = lock_row(w, r, &r->d[dist_rank(wh, d)].lock);
 	if (!rc)
 		rc = stmt(w, r, T_DISTRICT, dist_rank(wh, d), r->cost->upd, false);
 	if (!rc && sb)
@@ -591,9 +603,20 @@ static int tpcc_step(struct emu_worker *w)
 	if (r->think)
 		pause_s(w, tpcc_keying_s[type]);
 	uint64_t t0 = emu_now();
-	dbm_stmt(w, &r->db);            /* BEGIN */
-	int rc = txn_fn[type](w, r, wh);
-	if (rc == 2) {
+	int rc;
+	for (;;) {                      /* the retries are in the transaction's latency */
+		dbm_stmt(w, &r->db);    /* BEGIN */
+		rc = txn_fn[type](w, r, wh);
+		if (rc != TXN_SERIALIZE)
+			break;
+		dbm_stmt(w, &r->db);    /* ROLLBACK */
+		dbm_rollback(w, &r->db, &tw->txn);
+		unlock_rows(tw);
+		emu_count(w, C_RETRIES, 1);
+		if (emu_stopping(w))
+			return 0;
+	}
+	if (rc == TXN_ROLLBACK) {
 		dbm_rollback(w, &r->db, &tw->txn);
 		emu_count(w, C_NO_ROLLBACKS, 1);
 		rc = 0;
@@ -664,7 +687,7 @@ const struct emu_ops emu_tpcc = {
 	.classes = (const char *const[]){ DBM_CLASS_NAMES, "new_order", "payment", "order_status",
 					  "delivery", "stock_level", NULL },
 	.counters = (const char *const[]){ DBM_COUNTER_NAMES, "new_orders", "no_rollbacks",
-					   "lock_waits", NULL },
+					   "lock_waits", "retries", NULL },
 	.suite_review_args = "--threads 2,4,8,16,32 --time 300 --ramp 30 --warehouses 20 --size 4G",
 	.suite_quick_args = "--threads 2,8 --time 5 --warehouses 1 --order-growth 2000 --size 512M",
 	.setup = tpcc_setup,

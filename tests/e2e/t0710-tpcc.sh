@@ -47,6 +47,13 @@ jq_check "... 10/10/1/1/1 of 23, its bulk-loaded indexes split" sb.json '.points
 	($c.txn.ops) as $t | def near($x; $w): (($x - $t * $w / 23) | fabs) <= $w * .threads + 1;
 	$t > 40 and near($c.new_order.ops; 10) and near($c.payment.ops; 10) and near($c.order_status.ops; 1)
 	and near($c.delivery.ops; 1) and near($c.stock_level.ops; 1) and .counters.page_splits > 0'
+# PostgreSQL's repeatable read: a wait for a warehouse or district row
+# another transaction updated ends in a retry; InnoDB's locks never do
+check "--mix sysbench-tpcc on postgres, 4 threads" run --mix sysbench-tpcc --engine-model postgres \
+	--log-size 64M --threads 4 --time 3 --json sbpg.json
+jq_check "... waits for the same row end in retries, never more of them than waits" sbpg.json \
+	'.points[0].counters | .lock_waits > 0 and .retries > 0 and .retries <= .lock_waits'
+jq_check "... InnoDB's never" sb.json '.points[0].counters.retries == 0'
 expect_exit 2 "--mix with an unknown value is refused" -- "$APPIO" run tpcc --target f.dat --mix tpcc
 one_line_error "--mix tpcc: one line"
 grep -q -- "--mix" "$T/stderr" && ok "... naming --mix" || not_ok "message: $(cat "$T/stderr")"
