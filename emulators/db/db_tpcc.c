@@ -60,8 +60,10 @@ enum { C_TXN, C_READ, C_WRITE, C_OTHER, C_TYPE0,                 /* C_TYPE0 + en
 /* the first four as every db workload's (DB_CNT_*: db_txn_failed() counts them) */
 enum { K_ERRORS, K_RETRIES, K_RECONNECTS, K_RETRIED_STMTS, K_DEADLOCKS, K_LOCK_WAITS,
        K_SERIALIZATION };
-_Static_assert((int)K_RETRIED_STMTS == (int)DB_CNT_RETRIED_STMTS && (int)K_RECONNECTS == (int)DB_CNT_RECONNECTS,
-	       "tpcc counts retries where every db workload does");
+_Static_assert((int)K_ERRORS == (int)DB_CNT_ERRORS && (int)K_RETRIES == (int)DB_CNT_RETRIES &&
+	       (int)K_RECONNECTS == (int)DB_CNT_RECONNECTS &&
+	       (int)K_RETRIED_STMTS == (int)DB_CNT_RETRIED_STMTS,
+	       "tpcc counts errors and retries where every db workload does");
 
 static const char *const tpcc_classes[] = {
 	"txn", "read", "write", "other", "new_order", "payment", "order_status", "delivery",
