@@ -49,7 +49,19 @@ release_lock() {
 	esac
 }
 
-# check_waiting N: N of appio's check queries wait on the lock
+# lock_held: hold_lock's session holds its lock and sleeps
+lock_held() {
+	local n
+	case $KIND in
+	mariadb) n=$(sql "SELECT count(*) FROM information_schema.processlist WHERE state = 'User sleep'
+		AND info LIKE '%SLEEP(60)%'") ;;
+	postgres) n=$(sql "SELECT count(*) FROM pg_stat_activity WHERE state = 'active'
+		AND query LIKE '%pg_sleep(60)%' AND pid <> pg_backend_pid()") ;;
+	esac
+	[ "${n:-0}" -eq 1 ]
+}
+
+# check_waiting N: N of appio's queries (the tables' probe, then check 1) wait on the lock
 check_waiting() {
 	local n
 	case $KIND in
@@ -62,12 +74,14 @@ check_waiting() {
 }
 
 # Ctrl-C while 'appio db check tpcc' waits on a long query (one held up by a
-# lock): the query is cancelled on the server and appio exits 130 at once,
-# not when the query would have ended.
+# lock taken before it starts, so that its first statement on district1,
+# the tables' probe or check 1, waits): the query is cancelled on the
+# server and appio exits 130 at once, not when the query would have ended.
 tpcc_before_cleanup() {
 	local holder pid rc t0
 	hold_lock &
 	holder=$!
+	wait_for 30 lock_held || not_ok "$KIND: a session holds a lock on district1"
 	"$APPIO" db check tpcc "${C[@]}" --tables 1 --scale 1 >"$T/check.out" 2>"$T/check.err" &
 	pid=$!
 	wait_for 30 check_waiting 1 || not_ok "$KIND: the check's query waits on the lock"
