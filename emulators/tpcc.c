@@ -36,6 +36,13 @@
  *                    of each line's item.
  * No keying or think time unless --keying-think (clause 5.2.5).
  *
+ * --mix sysbench-tpcc follows Percona-Lab's sysbench-tpcc instead, as
+ * 'appio db run tpcc' runs it: 10/10/1/1/1 of 23, a warehouse drawn per
+ * transaction, NURand's constants per thread, its two secondary indexes
+ * that take random inserts (order lines by item, history by customer), its
+ * Payment's statements. The redo per change is fitted on MariaDB 10.11 and
+ * PostgreSQL 15 running it (scripts/fidelity-tpcc.sh, docs/oltp-tpcc.md).
+ *
  * Reports: TPS of all transactions (class txn), each type's latency in its
  * own class (rolled-back New-Orders included, counted apart in
  * no_rollbacks), and tpmC: committed New-Orders per minute, per point in the
@@ -53,17 +60,23 @@
 #include "dbmodel/tpcc_mix.h"
 
 enum { CLS_NO = DBM_NCLS, CLS_PAY, CLS_OS, CLS_DLV, CLS_SL };
-enum { C_NEW_ORDERS = DBM_NCOUNTERS, C_NO_ROLLBACKS, C_LOCK_WAITS };
+enum { C_NEW_ORDERS = DBM_NCOUNTERS, C_NO_ROLLBACKS, C_LOCK_WAITS, C_RETRIES };
+
+#define TXN_ROLLBACK  2         /* New-Order's deliberate rollback */
+#define TXN_SERIALIZE 3         /* PostgreSQL's serialization failure: retried */
 
 struct tpcc_opts {
 	struct dbm_opts db;
 	uint64_t warehouses, order_growth;
 	bool keying_think;
+	int mix;                        /* enum tpcc_mix */
 };
+
+static const char *const mix_names[] = { "spec", "sysbench-tpcc", NULL };
 
 /* Tables and secondary indexes, each one tree of ranks. */
 enum tbl { T_WAREHOUSE, T_DISTRICT, T_CUSTOMER, T_CUST_LAST, T_HISTORY, T_ORDER, T_ORDER_CUST,
-	   T_NEW_ORDER, T_ORDER_LINE, T_STOCK, T_ITEM, T_N };
+	   T_NEW_ORDER, T_ORDER_LINE, T_STOCK, T_ITEM, T_OL_ITEM, T_HIST_CUST, T_N };
 
 /* Row (or index entry) bytes per the specification, and key bytes. */
 static const struct { uint32_t row, key; bool index; } tbl_size[T_N] = {
@@ -71,11 +84,22 @@ static const struct { uint32_t row, key; bool index; } tbl_size[T_N] = {
 	[T_CUST_LAST] = { 40, 40, true }, [T_HISTORY] = { 46, 6 }, [T_ORDER] = { 24, 12 },
 	[T_ORDER_CUST] = { 16, 16, true }, [T_NEW_ORDER] = { 8, 12 }, [T_ORDER_LINE] = { 54, 16 },
 	[T_STOCK] = { 306, 8 }, [T_ITEM] = { 82, 4 },
+	/* sysbench-tpcc's fkey_order_line_2 (ol_supply_w_id, ol_i_id) and
+	   fkey_history_1 (h_c_w_id, h_c_d_id, h_c_id), with the primary key's
+	   columns InnoDB appends */
+	[T_OL_ITEM] = { 24, 24, true }, [T_HIST_CUST] = { 20, 20, true },
 };
 
 struct tpcc_table {
 	struct dbm_tree data;           /* clustered (innodb) or heap in key order (postgres) */
 	struct dbm_tree pk;             /* postgres: the primary-key B-tree */
+	struct dbm_sec sec;             /* innodb, T_OL_ITEM and T_HIST_CUST: leaves that split */
+	bool has_sec;
+};
+
+/* NURand's run-time constants (clause 2.1.6.1). */
+struct tpcc_nurand_c {
+	uint64_t c_last, c_id, c_ol;
 };
 
 struct tpcc_district {
@@ -89,17 +113,21 @@ struct tpcc_run {
 	struct tpcc_table t[T_N];
 	unsigned w;                     /* warehouses */
 	uint64_t cap;                   /* order slots per district */
-	uint64_t c_last, c_id, c_ol;    /* NURand run-time constants (clause 2.1.6.1) */
+	struct tpcc_nurand_c c;         /* NURand's constants, drawn once per run */
 	struct tpcc_district *d;        /* 10 * w */
 	pthread_mutex_t *wh;            /* warehouse rows */
 	_Atomic uint64_t hist;          /* history rows appended */
 	bool think;
+	enum tpcc_mix mix;              /* sysbench-tpcc's also means its schema and statements */
+	const struct tpcc_costs *cost;
 	unsigned npoints;               /* points ended, for their tpmC keys */
 };
 
 struct tpcc_worker {
 	struct dbm_txn txn;
 	struct tpcc_deck deck;
+	struct tpcc_nurand_c c;         /* sysbench-tpcc draws them per thread; else the run's */
+	bool c_drawn;
 	pthread_mutex_t *held[3];       /* row locks held until commit */
 	unsigned nheld;
 };
@@ -114,15 +142,33 @@ static const struct opt_def tpcc_opt_table[] = {
 	  .max = 10000000 },
 	{ "keying-think", OPT_BOOL, O(keying_think), "off",
 	  "the specification's keying and think times (clause 5.2.5) before and after each transaction" },
+	{ "mix", OPT_ENUM, O(mix), "spec",
+	  "spec: 45/43/4/4/4, each thread at its home warehouse; sysbench-tpcc: its 10/10/1/1/1 of 23, "
+	  "any warehouse, its secondary indexes and statements ('appio db run tpcc' does the same)",
+	  mix_names },
 	OPT_END,
 };
 #undef O
 
-/* Redo and undo bytes of the changes (innodb record sizes; postgres WAL records). */
-#define REDO_UPD   120
-#define UNDO_UPD   60
-#define REDO_INS   140
-#define UNDO_INS   24
+/*
+ * Redo and undo bytes of the changes: an update in place, an insert, a
+ * secondary-index entry, purge's DB_TRX_ID reset (innodb record sizes;
+ * postgres WAL records, no undo). Fitted on the calibrate lines of
+ * scripts/fidelity-tpcc.matrix (Innodb_lsn_current, pg_stat_wal.wal_bytes per
+ * transaction): a record's own bytes alone gave 0.42-0.46x of MariaDB's
+ * redo; the rest is the mini-transactions' page-level records (page
+ * directory, record header, free-space and heap-top changes) that a row's
+ * size does not show.
+ */
+struct tpcc_costs {
+	uint32_t upd, upd_undo, ins, ins_undo, sec, purge;
+};
+static const struct tpcc_costs innodb_costs = {
+	.upd = 290, .upd_undo = 140, .ins = 320, .ins_undo = 55, .sec = 130, .purge = 20,
+};
+static const struct tpcc_costs pg_costs = {
+	.upd = 190, .upd_undo = 0, .ins = 225, .ins_undo = 0, .sec = 95, .purge = 0,
+};
 
 static uint64_t rows_of(const struct tpcc_run *r, enum tbl t)
 {
@@ -135,6 +181,8 @@ static uint64_t rows_of(const struct tpcc_run *r, enum tbl t)
 	case T_ORDER: case T_ORDER_CUST: case T_NEW_ORDER: return dist * r->cap;
 	case T_ORDER_LINE: return dist * r->cap * 10;
 	case T_STOCK: return w * 100000;
+	case T_OL_ITEM: return r->mix == TPCC_MIX_SYSBENCH ? dist * 3000 * 10 : 0;
+	case T_HIST_CUST: return r->mix == TPCC_MIX_SYSBENCH ? dist * 3000 : 0;
 	default: return 100000;
 	}
 }
@@ -152,6 +200,22 @@ static int geometry(struct tpcc_run *r, enum tbl t)
 	uint32_t fan = dbm_tree_per_page(db->page_size, hdr, 15.0 / 16, tbl_size[t].key + 9);
 	int rc;
 
+	if (!rows_of(r, t))
+		return 0;
+	/* a file per table (InnoDB's file_per_table holds its indexes too; each
+	   PostgreSQL relation is one): a checkpoint fsyncs each one written */
+	if (!innodb || !tbl_size[t].index)
+		dbm_space(db);
+	if (innodb && (t == T_OL_ITEM || t == T_HIST_CUST)) {
+		/* created after the load by sysbench-tpcc: a sorted bulk load, leaves
+		   full, which split at their first insert (as oltp's k index) */
+		uint32_t cap = (db->page_size - 132) / (tbl_size[t].row + 7);
+		rc = dbm_sec_init(&tb->sec, rows_of(r, t), cap, db->page_size / 2 / (tbl_size[t].row + 5),
+				  fan, dbm_alloc(db, 0));
+		dbm_alloc(db, rc ? 0 : dbm_sec_pages(&tb->sec));
+		tb->has_sec = !rc;
+		return rc;
+	}
 	if (innodb || tbl_size[t].index)
 		rc = dbm_tree_init(&tb->data, rows_of(r, t), per, fan, dbm_alloc(db, 0));
 	else
@@ -181,15 +245,16 @@ static int tpcc_setup(struct emu_run *run, char *err, size_t errlen)
 	r->w = (unsigned)o->warehouses;
 	r->cap = 3000 + o->order_growth;
 	r->think = o->keying_think;
+	r->mix = (enum tpcc_mix)o->mix;
+	r->cost = r->db.model == DBM_INNODB ? &innodb_costs : &pg_costs;
 	for (enum tbl t = 0; t < T_N; t++)
 		if (geometry(r, t)) {
 			snprintf(err, errlen, "--warehouses: %u make too deep a tree", r->w);
 			return -EINVAL;
 		}
 	rng_seed(&g, run->seed, 0x7cc);
-	r->c_last = tpcc_random(&g, 0, 255);
-	r->c_id = tpcc_random(&g, 0, 1023);
-	r->c_ol = tpcc_random(&g, 0, 8191);
+	r->c = (struct tpcc_nurand_c){ tpcc_random(&g, 0, 255), tpcc_random(&g, 0, 1023),
+				       tpcc_random(&g, 0, 8191) };
 	r->d = xcalloc(10 * r->w, sizeof(*r->d));
 	r->wh = xcalloc(r->w, sizeof(*r->wh));
 	for (unsigned i = 0; i < 10 * r->w; i++) {
@@ -210,6 +275,9 @@ static void tpcc_teardown(struct emu_run *run)
 	struct tpcc_run *r = run->priv;
 
 	dbm_release(&r->db);
+	for (enum tbl t = 0; t < T_N; t++)
+		if (r->t[t].has_sec)
+			dbm_sec_release(&r->t[t].sec);
 	for (unsigned i = 0; r->d && i < 10 * r->w; i++)
 		pthread_mutex_destroy(&r->d[i].lock);
 	for (unsigned i = 0; r->wh && i < r->w; i++)
@@ -238,8 +306,21 @@ static int row(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint64_t ra
 		rc = dbm_path(w, &r->db, &tb->data, pos, flags, redo);
 	}
 	if (!rc && redo)
-		rc = dbm_undo(w, &r->db, &tw->txn, ins ? UNDO_INS : UNDO_UPD);
+		rc = dbm_undo(w, &r->db, &tw->txn, ins ? r->cost->ins_undo : r->cost->upd_undo);
+	/* purge resets the record's DB_TRX_ID once no read view needs it */
+	if (!rc && redo && !tbl_size[t].index)
+		dbm_purge_page(&r->db, &tw->txn, dbm_tree_leaf(&tb->data, pos), r->cost->purge);
 	return rc;
+}
+
+/* Insert an entry at @rank of sysbench-tpcc's secondary index @t (not sorted by insert order). */
+static int sec_insert(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint64_t rank)
+{
+	struct tpcc_table *tb = &r->t[t];
+
+	if (tb->has_sec)
+		return dbm_sec_op(w, &r->db, &tb->sec, rank % tb->sec.keys, 1, r->cost->sec);
+	return dbm_path(w, &r->db, &tb->data, rank % tb->data.rows, 0, r->cost->sec);
 }
 
 /* A statement: its CPU, then one row access. */
@@ -250,12 +331,21 @@ static int stmt(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint64_t r
 	return row(w, r, t, rank, redo, ins);
 }
 
-/* Take a row lock until commit (a timed wait: all workers see the stop at once). */
-static int lock_row(struct emu_worker *w, pthread_mutex_t *m)
+/*
+ * Take a row lock until commit (a timed wait: all workers see the stop at
+ * once). Under sysbench-tpcc's REPEATABLE READ, PostgreSQL makes a
+ * transaction that waited for a row another one updated fail with a
+ * serialization error once that one commits (first updater wins), and
+ * sysbench-tpcc rolls it back and runs it again: TXN_SERIALIZE after the
+ * wait. MariaDB's repeatable read locks and goes on.
+ */
+static int lock_row(struct emu_worker *w, const struct tpcc_run *r, pthread_mutex_t *m)
 {
 	struct tpcc_worker *tw = w->priv;
+	bool waited = false;
 
 	if (pthread_mutex_trylock(m)) {
+		waited = true;
 		emu_count(w, C_LOCK_WAITS, 1);
 		for (;;) {
 			struct timespec ts;
@@ -272,13 +362,29 @@ static int lock_row(struct emu_worker *w, pthread_mutex_t *m)
 		}
 	}
 	tw->held[tw->nheld++] = m;
-	return 0;
+	return waited && r->db.model == DBM_POSTGRES && r->mix == TPCC_MIX_SYSBENCH ? TXN_SERIALIZE : 0;
 }
 
 static void unlock_rows(struct tpcc_worker *tw)
 {
 	while (tw->nheld)
 		pthread_mutex_unlock(tw->held[--tw->nheld]);
+}
+
+/* The worker's NURand constants: the run's, or (sysbench-tpcc's tpcc_common.lua
+   keeps them per Lua state) its own, which spreads the hot rows over more pages. */
+static const struct tpcc_nurand_c *C(struct emu_worker *w)
+{
+	struct tpcc_worker *tw = w->priv;
+
+	if (!tw->c_drawn) {
+		const struct tpcc_run *r = w->run->priv;
+		tw->c = r->mix != TPCC_MIX_SYSBENCH ? r->c :
+			(struct tpcc_nurand_c){ tpcc_random(&w->rng, 0, 255), tpcc_random(&w->rng, 0, 1023),
+						tpcc_random(&w->rng, 0, 8191) };
+		tw->c_drawn = true;
+	}
+	return &tw->c;
 }
 
 static uint64_t other_w(struct emu_worker *w, const struct tpcc_run *r, uint64_t home)
@@ -301,27 +407,27 @@ static uint64_t order_rank(const struct tpcc_run *r, uint64_t dr, uint64_t o_id)
 static int new_order(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 {
 	uint64_t d = tpcc_random(&w->rng, 0, 9), dr = dist_rank(wh, d);
-	uint64_t c = tpcc_nurand(&w->rng, 1023, 1, 3000, r->c_id) - 1;
+	uint64_t c = tpcc_nurand(&w->rng, 1023, 1, 3000, C(w)->c_id) - 1;
 	unsigned ol_cnt = (unsigned)tpcc_random(&w->rng, 5, 15);
 	bool rbk = tpcc_random(&w->rng, 1, 100) == 1;
 	int rc = stmt(w, r, T_WAREHOUSE, wh, 0, false);
 
 	if (!rc)
-		rc = lock_row(w, &r->d[dr].lock);
+		rc = lock_row(w, r, &r->d[dr].lock);
 	if (!rc)
-		rc = stmt(w, r, T_DISTRICT, dr, REDO_UPD, false);
+		rc = stmt(w, r, T_DISTRICT, dr, r->cost->upd, false);
 	uint64_t o_id = atomic_fetch_add(&r->d[dr].next_o_id, 1);
 	if (!rc)
 		rc = stmt(w, r, T_CUSTOMER, dr * 3000 + c, 0, false);
 	if (!rc)
-		rc = stmt(w, r, T_ORDER, order_rank(r, dr, o_id), REDO_INS, true);
+		rc = stmt(w, r, T_ORDER, order_rank(r, dr, o_id), r->cost->ins, true);
 	if (!rc)         /* the order's entry under its customer */
 		rc = row(w, r, T_ORDER_CUST, dr * r->cap + c * r->cap / 3000 +
-			 tpcc_random(&w->rng, 0, r->cap / 3000), REDO_INS / 2, false);
+			 tpcc_random(&w->rng, 0, r->cap / 3000), r->cost->ins / 2, false);
 	if (!rc)
-		rc = stmt(w, r, T_NEW_ORDER, order_rank(r, dr, o_id), REDO_INS / 2, true);
+		rc = stmt(w, r, T_NEW_ORDER, order_rank(r, dr, o_id), r->cost->ins / 2, true);
 	for (unsigned i = 0; i < ol_cnt && !rc; i++) {
-		uint64_t item = tpcc_nurand(&w->rng, 8191, 1, 100000, r->c_ol) - 1;
+		uint64_t item = tpcc_nurand(&w->rng, 8191, 1, 100000, C(w)->c_ol) - 1;
 		uint64_t sw = r->w > 1 && tpcc_random(&w->rng, 1, 100) == 1 ? other_w(w, r, wh) : wh;
 		if (rbk && i + 1 == ol_cnt) {           /* the unused item: not found */
 			dbm_stmt(w, &r->db);
@@ -331,28 +437,55 @@ static int new_order(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 		if (!rc)
 			rc = stmt(w, r, T_STOCK, sw * 100000 + item, 0, false);
 		if (!rc)
-			rc = stmt(w, r, T_STOCK, sw * 100000 + item, REDO_UPD, false);
+			rc = stmt(w, r, T_STOCK, sw * 100000 + item, r->cost->upd, false);
 		if (!rc)
 			rc = stmt(w, r, T_ORDER_LINE, order_rank(r, dr, o_id) * 10 + i * 10 / ol_cnt,
-				  REDO_INS, true);
+				  r->cost->ins, true);
+		if (!rc && r->mix == TPCC_MIX_SYSBENCH)  /* its (ol_supply_w_id, ol_i_id) entry */
+			rc = sec_insert(w, r, T_OL_ITEM, (sw * 100000 + item) * 3 + tpcc_random(&w->rng, 0, 2));
 	}
 	if (!rc && rbk)
-		return 2;       /* roll back */
+		return TXN_ROLLBACK;
 	return rc;
+}
+
+/* sysbench-tpcc's Payment customer: by last name, a count and the ids through
+   the name index (which holds the primary key: no row read), then the middle
+   one; SELECT ... FOR UPDATE, then the UPDATE of the same row. */
+static int customer_sb(struct emu_worker *w, struct tpcc_run *r, uint64_t dr, uint32_t redo)
+{
+	uint64_t c = tpcc_nurand(&w->rng, 1023, 1, 3000, C(w)->c_id) - 1;
+	int rc = 0;
+
+	if (tpcc_random(&w->rng, 1, 100) <= 60) {
+		c = tpcc_nurand(&w->rng, 255, 0, 999, C(w)->c_last) * 3 + 1;
+		rc = stmt(w, r, T_CUST_LAST, dr * 3000 + c, 0, false);
+		if (!rc)
+			rc = stmt(w, r, T_CUST_LAST, dr * 3000 + c, 0, false);
+	}
+	if (!rc)
+		rc = stmt(w, r, T_CUSTOMER, dr * 3000 + c, 0, false);
+	if (!rc && redo > r->cost->upd)     /* bad credit: c_data read before it is rewritten */
+		rc = stmt(w, r, T_CUSTOMER, dr * 3000 + c, 0, false);
+	return rc ? rc : stmt(w, r, T_CUSTOMER, dr * 3000 + c, redo, false);
 }
 
 /* A customer of district @dr: 60% by last name (all ~3 matches read), else by id. */
 static int customer(struct emu_worker *w, struct tpcc_run *r, uint64_t dr, uint32_t redo)
 {
+	if (redo && r->mix == TPCC_MIX_SYSBENCH)
+		return customer_sb(w, r, dr, redo);
 	if (tpcc_random(&w->rng, 1, 100) <= 60) {
-		uint64_t last = tpcc_nurand(&w->rng, 255, 0, 999, r->c_last);
+		if (r->mix == TPCC_MIX_SYSBENCH)        /* its count(c_id) first */
+			dbm_stmt(w, &r->db);
+		uint64_t last = tpcc_nurand(&w->rng, 255, 0, 999, C(w)->c_last);
 		int rc = stmt(w, r, T_CUST_LAST, dr * 3000 + last * 3, 0, false);
 		for (unsigned i = 0; i < 3 && !rc; i++)
 			rc = row(w, r, T_CUSTOMER, dr * 3000 + (i ? tpcc_random(&w->rng, 0, 2999) : last),
 				 i == 1 ? redo : 0, false);
 		return rc;
 	}
-	return stmt(w, r, T_CUSTOMER, dr * 3000 + tpcc_nurand(&w->rng, 1023, 1, 3000, r->c_id) - 1,
+	return stmt(w, r, T_CUSTOMER, dr * 3000 + tpcc_nurand(&w->rng, 1023, 1, 3000, C(w)->c_id) - 1,
 		    redo, false);
 }
 
@@ -361,20 +494,27 @@ static int payment(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 	uint64_t d = tpcc_random(&w->rng, 0, 9);
 	bool remote = r->w > 1 && tpcc_random(&w->rng, 1, 100) <= 15;
 	uint64_t cw = remote ? other_w(w, r, wh) : wh;
-	int rc = lock_row(w, &r->wh[wh]);
+	uint64_t cd = dist_rank(cw, tpcc_random(&w->rng, 0, 9));
+	bool sb = r->mix == TPCC_MIX_SYSBENCH;  /* each UPDATE followed by its SELECT */
+	int rc = lock_row(w, r, &r->wh[wh]);
 
 	if (!rc)
-		rc = stmt(w, r, T_WAREHOUSE, wh, REDO_UPD, false);
+		rc = stmt(w, r, T_WAREHOUSE, wh, r->cost->upd, false);
+	if (!rc && sb)
+		rc = stmt(w, r, T_WAREHOUSE, wh, 0, false);
 	if (!rc)
-		rc = lock_row(w, &r->d[dist_rank(wh, d)].lock);
+		rc = lock_row(w, r, &r->d[dist_rank(wh, d)].lock);
 	if (!rc)
-		rc = stmt(w, r, T_DISTRICT, dist_rank(wh, d), REDO_UPD, false);
+		rc = stmt(w, r, T_DISTRICT, dist_rank(wh, d), r->cost->upd, false);
+	if (!rc && sb)
+		rc = stmt(w, r, T_DISTRICT, dist_rank(wh, d), 0, false);
 	if (!rc)         /* 10% bad credit: c_data (500 bytes) rewritten */
-		rc = customer(w, r, dist_rank(cw, tpcc_random(&w->rng, 0, 9)),
-			      tpcc_random(&w->rng, 1, 10) == 1 ? REDO_UPD + 500 : REDO_UPD);
+		rc = customer(w, r, cd, tpcc_random(&w->rng, 1, 10) == 1 ? r->cost->upd + 500 : r->cost->upd);
 	if (!rc)
 		rc = stmt(w, r, T_HISTORY, atomic_fetch_add(&r->hist, 1) + rows_of(r, T_DISTRICT) * 3000,
-			  REDO_INS, true);
+			  r->cost->ins, true);
+	if (!rc && sb)          /* its (h_c_w_id, h_c_d_id, h_c_id) entry */
+		rc = sec_insert(w, r, T_HIST_CUST, cd * 3000 + tpcc_random(&w->rng, 0, 2999));
 	return rc;
 }
 
@@ -409,16 +549,16 @@ static int delivery(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 		if (o >= atomic_load(&ds->next_o_id))
 			continue;
 		uint64_t rk = order_rank(r, dist_rank(wh, d), o);
-		rc = stmt(w, r, T_NEW_ORDER, rk, REDO_UPD / 2, false);
+		rc = stmt(w, r, T_NEW_ORDER, rk, r->cost->upd / 2, false);
 		if (!rc)
-			rc = stmt(w, r, T_ORDER, rk, REDO_UPD, false);
+			rc = stmt(w, r, T_ORDER, rk, r->cost->upd, false);
 		if (!rc)        /* ~10 lines: ol_delivery_d set, then summed */
-			rc = stmt(w, r, T_ORDER_LINE, rk * 10, 10 * REDO_UPD / 2, false);
+			rc = stmt(w, r, T_ORDER_LINE, rk * 10, 10 * r->cost->upd / 2, false);
 		if (!rc)
 			rc = stmt(w, r, T_ORDER_LINE, rk * 10 + 9, 0, false);
 		if (!rc)
 			rc = stmt(w, r, T_CUSTOMER, dist_rank(wh, d) * 3000 + tpcc_random(&w->rng, 0, 2999),
-				  REDO_UPD, false);
+				  r->cost->upd, false);
 	}
 	return rc;
 }
@@ -434,7 +574,7 @@ static int stock_level(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 		rc = row(w, r, T_ORDER_LINE, order_rank(r, dr, o) * 10, 0, false);
 		for (unsigned i = 0; i < 10 && !rc; i++)
 			rc = row(w, r, T_STOCK, wh * 100000 +
-				 tpcc_nurand(&w->rng, 8191, 1, 100000, r->c_ol) - 1, 0, false);
+				 tpcc_nurand(&w->rng, 8191, 1, 100000, C(w)->c_ol) - 1, 0, false);
 	}
 	return rc;
 }
@@ -455,15 +595,28 @@ static int tpcc_step(struct emu_worker *w)
 {
 	struct tpcc_run *r = w->run->priv;
 	struct tpcc_worker *tw = w->priv;
+	tw->deck.mix = r->mix;
 	enum tpcc_txn type = tpcc_deck_next(&tw->deck, &w->rng);
-	uint64_t wh = w->id % r->w;     /* each terminal has its home warehouse (clause 5.5) */
+	/* each terminal has its home warehouse (clause 5.5); sysbench-tpcc draws one */
+	uint64_t wh = r->mix == TPCC_MIX_SYSBENCH ? tpcc_random(&w->rng, 0, r->w - 1) : w->id % r->w;
 
 	if (r->think)
 		pause_s(w, tpcc_keying_s[type]);
 	uint64_t t0 = emu_now();
-	dbm_stmt(w, &r->db);            /* BEGIN */
-	int rc = txn_fn[type](w, r, wh);
-	if (rc == 2) {
+	int rc;
+	for (;;) {                      /* the retries are in the transaction's latency */
+		dbm_stmt(w, &r->db);    /* BEGIN */
+		rc = txn_fn[type](w, r, wh);
+		if (rc != TXN_SERIALIZE)
+			break;
+		dbm_stmt(w, &r->db);    /* ROLLBACK */
+		dbm_rollback(w, &r->db, &tw->txn);
+		unlock_rows(tw);
+		emu_count(w, C_RETRIES, 1);
+		if (emu_stopping(w))
+			return 0;
+	}
+	if (rc == TXN_ROLLBACK) {
 		dbm_rollback(w, &r->db, &tw->txn);
 		emu_count(w, C_NO_ROLLBACKS, 1);
 		rc = 0;
@@ -534,7 +687,7 @@ const struct emu_ops emu_tpcc = {
 	.classes = (const char *const[]){ DBM_CLASS_NAMES, "new_order", "payment", "order_status",
 					  "delivery", "stock_level", NULL },
 	.counters = (const char *const[]){ DBM_COUNTER_NAMES, "new_orders", "no_rollbacks",
-					   "lock_waits", NULL },
+					   "lock_waits", "retries", NULL },
 	.suite_review_args = "--threads 2,4,8,16,32 --time 300 --ramp 30 --warehouses 20 --size 4G",
 	.suite_quick_args = "--threads 2,8 --time 5 --warehouses 1 --order-growth 2000 --size 512M",
 	.setup = tpcc_setup,

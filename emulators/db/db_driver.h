@@ -222,6 +222,16 @@ struct db_driver {
 	 * not allowed to ask: DB_FATAL with the server's message).
 	 */
 	int (*datadir)(struct db_conn *c, char *buf, size_t len);
+
+	/*
+	 * Ask that the statement running on @c stop: called from another
+	 * thread than the one running it, which keeps owning @c (the caller
+	 * makes sure @c is not disconnected meanwhile). The statement then
+	 * fails, and the connection stays usable. Harmless when no statement
+	 * runs. MySQL: KILL QUERY over a connection of its own; PostgreSQL: a
+	 * cancel request (PQcancel); SQLite: sqlite3_interrupt().
+	 */
+	void (*cancel)(struct db_conn *c);
 };
 
 /* The drivers, each defined in db_<name>.c when its library was found. */

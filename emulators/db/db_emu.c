@@ -247,7 +247,14 @@ static int check(const struct emu_action_args *a, struct emu_action_out *out, ch
 			 o->workload);
 		rc = -EINVAL;
 	} else {
+		struct db_tpcc_watch wt;
+		db_tpcc_watch_begin(&wt, c, a->stop);
 		rc = db_tpcc_probe(o, c, true, err, errlen);
+		db_tpcc_watch_end(&wt);
+		if (rc && a->stop && *a->stop) {
+			snprintf(err, errlen, "interrupted");   /* the probe cancelled at Ctrl-C */
+			rc = -EINTR;
+		}
 	}
 	c->drv->disconnect(c);
 	if (rc)

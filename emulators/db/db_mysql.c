@@ -38,6 +38,9 @@ struct my_conn {
 	MYSQL *m;
 	struct my_stmt **stmts;         /* for disconnect() */
 	unsigned nstmts;
+	struct db_conn_cfg cfg;         /* cancel() connects as this one did: strings below */
+	char cfg_str[5][256];
+	unsigned long thread_id;        /* the server's id of this session, for KILL QUERY */
 };
 
 static struct my_conn *my_of(struct db_conn *c)
@@ -116,6 +119,23 @@ static void my_disconnect(struct db_conn *dc)
 	free(c);
 }
 
+/* Keep a copy of what @cfg says (it may not outlive the connection), for cancel(). */
+static void keep_cfg(struct my_conn *c, const struct db_conn_cfg *cfg, const char *pw)
+{
+	const char *src[5] = { cfg->host, cfg->user, pw, cfg->db, cfg->socket };
+	const char **dst[5] = { &c->cfg.host, &c->cfg.user, &c->cfg.password, &c->cfg.db,
+				&c->cfg.socket };
+
+	c->cfg.port = cfg->port;
+	for (unsigned i = 0; i < 5; i++) {
+		*dst[i] = src[i] ? c->cfg_str[i] : NULL;
+		if (src[i])
+			snprintf(c->cfg_str[i], sizeof(c->cfg_str[i]), "%s", src[i]);
+	}
+}
+
+static int my_exec(struct db_conn *dc, const char *sql);
+
 static int my_connect(const struct db_conn_cfg *cfg, struct db_conn **out, char *err, size_t errlen)
 {
 	struct my_conn *c = xcalloc(1, sizeof(*c));
@@ -143,8 +163,24 @@ static int my_connect(const struct db_conn_cfg *cfg, struct db_conn **out, char 
 		my_disconnect(&c->pub);
 		return no >= 2000 && no < 3000 ? DB_LOST : DB_FATAL;
 	}
+	c->thread_id = mysql_thread_id(c->m);
+	keep_cfg(c, cfg, pw);
 	*out = &c->pub;
 	return 0;
+}
+
+/* KILL QUERY over a connection of its own: the session's statement fails at once. */
+static void my_cancel(struct db_conn *dc)
+{
+	struct my_conn *c = my_of(dc);
+	struct db_conn *k;
+	char sql[64], err[300];
+
+	if (my_connect(&c->cfg, &k, err, sizeof(err)))
+		return;
+	snprintf(sql, sizeof(sql), "KILL QUERY %lu", c->thread_id);
+	my_exec(k, sql);
+	my_disconnect(k);
 }
 
 static int my_exec(struct db_conn *dc, const char *sql)
@@ -386,6 +422,7 @@ const struct db_driver db_mysql_driver = {
 	.load = my_load,
 	.info = my_info,
 	.datadir = my_datadir,
+	.cancel = my_cancel,
 };
 
 #endif /* HAVE_MYSQL */

@@ -459,15 +459,14 @@ static int run_event(struct emu_worker *w, const struct oltp_run *r, struct oltp
 }
 
 /* --reconnect: replace a lost connection, trying for up to RECONNECT_NS. */
-static int reconnect(struct emu_worker *w, const struct oltp_run *r, struct oltp_worker *ow)
+static int reconnect(struct emu_worker *w, const struct db_retry *rt)
 {
 	uint64_t give_up = emu_now() + RECONNECT_NS;
-	char err[512];
-	int rc;
+	char err[600];
 
-	r->drv->disconnect(ow->conn);
-	ow->conn = NULL;
-	while ((rc = open_conn(r, ow, err, sizeof(err))) != 0) {
+	rt->drv->disconnect(*rt->conn);
+	*rt->conn = NULL;
+	while (rt->connect(w, err, sizeof(err))) {
 		if (emu_stopping(w))
 			return 1;
 		if (emu_now() > give_up)
@@ -478,11 +477,46 @@ static int reconnect(struct emu_worker *w, const struct oltp_run *r, struct oltp
 	return 0;
 }
 
+bool db_txn_failed(struct emu_worker *w, const struct db_retry *rt, int rc, unsigned ndone, int *out)
+{
+	emu_count(w, DB_CNT_ERRORS, 1);
+	emu_count(w, DB_CNT_RETRIED_STMTS, ndone);
+	if (rc == DB_RETRY) {
+		emu_count(w, DB_CNT_RETRIES, 1);
+		if (rt->why_cnt)
+			emu_count(w, rt->why_cnt[(*rt->conn)->why], 1);
+		rc = rt->drv->rollback(*rt->conn);
+	}
+	if (rc == DB_LOST && rt->reconnect) {
+		rc = reconnect(w, rt);
+		if (rc) {
+			*out = rc < 0 ? rc : 1;
+			return true;
+		}
+	}
+	if (rc) {
+		*out = emu_fail(w, -EIO, "%s", db_errmsg(*rt->conn));
+		return true;
+	}
+	*out = 0;
+	return emu_stopping(w);
+}
+
+/* db_retry's connect: the worker's connection and its prepared statements. */
+static int oltp_connect(struct emu_worker *w, char *err, size_t errlen)
+{
+	return open_conn(w->run->priv, w->priv, err, errlen);
+}
+
 static int oltp_step(struct emu_worker *w)
 {
 	const struct oltp_run *r = w->run->priv;
 	struct oltp_worker *ow = w->priv;
 	uint64_t t0 = emu_now();
+
+	const struct db_retry rt = { .drv = r->drv, .conn = &ow->conn, .reconnect = r->reconnect,
+				     .connect = oltp_connect };
+	int out;
 
 	for (;;) {
 		ow->ndone = 0;
@@ -491,21 +525,8 @@ static int oltp_step(struct emu_worker *w)
 			flush_done(w, ow, t0);
 			return 0;
 		}
-		emu_count(w, DB_CNT_ERRORS, 1);
-		emu_count(w, DB_CNT_RETRIED_STMTS, ow->ndone);
-		if (rc == DB_RETRY) {
-			emu_count(w, DB_CNT_RETRIES, 1);
-			rc = r->drv->rollback(ow->conn);
-		}
-		if (rc == DB_LOST && r->reconnect) {
-			rc = reconnect(w, r, ow);
-			if (rc)
-				return rc < 0 ? rc : 1;
-		}
-		if (rc)
-			return emu_fail(w, -EIO, "%s", db_errmsg(ow->conn));
-		if (emu_stopping(w))
-			return 0;
+		if (db_txn_failed(w, &rt, rc, ow->ndone, &out))
+			return out;
 	}
 }
 

@@ -79,6 +79,35 @@ void db_summary(const void *opts, const struct result *res, FILE *f);
 enum { DB_CLS_TXN, DB_CLS_READ, DB_CLS_WRITE, DB_CLS_OTHER };
 enum { DB_CNT_ERRORS, DB_CNT_RETRIES, DB_CNT_RECONNECTS, DB_CNT_RETRIED_STMTS };
 
+/*
+ * How a worker gets over a failed transaction (db_txn_failed()): its
+ * driver, its connection, whether --reconnect was given, the counters a
+ * retry is counted under by cause (indexed by enum db_retry_why; NULL: not
+ * counted by cause), and @connect, which opens the worker's connection
+ * again (*@conn) with whatever the worker prepares on it, or returns
+ * nonzero with one line in @err.
+ */
+struct db_retry {
+	const struct db_driver *drv;
+	struct db_conn **conn;
+	bool reconnect;
+	const unsigned *why_cnt;
+	int (*connect)(struct emu_worker *w, char *err, size_t errlen);
+};
+
+/*
+ * What both workload families do when a transaction of a worker's step
+ * failed with @rc (a driver code) after @ndone statements: count the error
+ * (DB_CNT_ERRORS) and the statements to be run again (DB_CNT_RETRIED_STMTS);
+ * roll a retryable one (DB_RETRY) back and count it (DB_CNT_RETRIES and its
+ * cause); replace a lost connection (DB_LOST) when @rt->reconnect says so,
+ * trying for 30 s (DB_CNT_RECONNECTS). Returns false when the caller is to
+ * run the transaction again; true when its step is to return *@out: 0 (the
+ * run is stopping), 1 (stopping while reconnecting), or emu_fail()'s result
+ * naming the server's error. Worker thread.
+ */
+bool db_txn_failed(struct emu_worker *w, const struct db_retry *rt, int rc, unsigned ndone, int *out);
+
 /* SysBench's templates for c and pad (sysbench.rand.string: '#' = a digit). */
 extern const char db_c_template[DB_C_LEN + 1];
 extern const char db_pad_template[DB_PAD_LEN + 1];

@@ -35,6 +35,7 @@ struct pg_stmt {
 struct pg_conn {
 	struct db_conn pub;             /* first: the driver casts between them */
 	PGconn *pg;
+	PGcancel *cancel;               /* for cancel(), from another thread */
 	struct pg_stmt **stmts;
 	unsigned nstmts;
 };
@@ -114,6 +115,8 @@ static void pg_disconnect(struct db_conn *dc)
 	for (unsigned i = 0; i < c->nstmts; i++)
 		free(c->stmts[i]);
 	free(c->stmts);
+	if (c->cancel)
+		PQfreeCancel(c->cancel);
 	PQfinish(c->pg);
 	free(c);
 }
@@ -157,8 +160,18 @@ static int pg_connect(const struct db_conn_cfg *cfg, struct db_conn **out, char 
 		return DB_LOST;
 	}
 	PQsetNoticeProcessor(c->pg, pg_quiet, NULL);
+	c->cancel = PQgetCancel(c->pg);
 	*out = &c->pub;
 	return 0;
+}
+
+static void pg_cancel(struct db_conn *dc)
+{
+	struct pg_conn *c = pg_of(dc);
+	char buf[256];
+
+	if (c->cancel)
+		PQcancel(c->cancel, buf, sizeof(buf));
 }
 
 static int pg_exec(struct db_conn *dc, const char *sql)
@@ -395,6 +408,7 @@ const struct db_driver db_pgsql_driver = {
 	.load = pg_load,
 	.info = pg_info,
 	.datadir = pg_datadir,
+	.cancel = pg_cancel,
 };
 
 #endif /* HAVE_PGSQL */

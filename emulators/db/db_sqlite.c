@@ -298,6 +298,11 @@ static int pragma(struct lite_conn *c, const char *name, char *buf, size_t len)
 	return rc == SQLITE_ROW ? 0 : fail(c, rc);
 }
 
+static void lite_cancel(struct db_conn *dc)
+{
+	sqlite3_interrupt(lite_of(dc)->db);
+}
+
 static int lite_info(struct db_conn *dc, db_info_fn add, void *arg)
 {
 	static const char *const sync_names[] = { "off", "normal", "full", "extra" };
@@ -347,6 +352,7 @@ const struct db_driver db_sqlite_driver = {
 	.create_table = lite_create_table,
 	.load = lite_load,
 	.info = lite_info,
+	.cancel = lite_cancel,
 };
 
 #endif /* HAVE_SQLITE */

@@ -54,12 +54,16 @@
 #define SQL_MAX      2048
 #define MAX_STMTS    80              /* New-Order with 15 lines: 67; Delivery: 62 */
 #define ROLLED_BACK  2               /* a transaction's own rollback (not an error) */
-#define RECONNECT_NS (30ULL * 1000000000ULL)
 
 enum { C_TXN, C_READ, C_WRITE, C_OTHER, C_TYPE0,                 /* C_TYPE0 + enum tpcc_txn */
        C_ROLLBACK = C_TYPE0 + TPCC_NTXN };
+/* the first four as every db workload's (DB_CNT_*: db_txn_failed() counts them) */
 enum { K_ERRORS, K_RETRIES, K_RECONNECTS, K_RETRIED_STMTS, K_DEADLOCKS, K_LOCK_WAITS,
        K_SERIALIZATION };
+_Static_assert((int)K_ERRORS == (int)DB_CNT_ERRORS && (int)K_RETRIES == (int)DB_CNT_RETRIES &&
+	       (int)K_RECONNECTS == (int)DB_CNT_RECONNECTS &&
+	       (int)K_RETRIED_STMTS == (int)DB_CNT_RETRIED_STMTS,
+	       "tpcc counts errors and retries where every db workload does");
 
 static const char *const tpcc_classes[] = {
 	"txn", "read", "write", "other", "new_order", "payment", "order_status", "delivery",
@@ -470,24 +474,20 @@ void db_tpcc_worker_fini(struct emu_worker *w)
 	memset(ow, 0, sizeof(*ow));
 }
 
-/* --reconnect: replace a lost connection, trying for up to RECONNECT_NS. */
-static int reconnect(struct emu_worker *w, const struct tpcc_run *r, struct tpcc_worker *ow)
+/* db_retry's connect: the worker's connection, its session set as the options say. */
+static int tpcc_connect(struct emu_worker *w, char *err, size_t errlen)
 {
-	uint64_t give_up = emu_now() + RECONNECT_NS;
-	char err[600];
+	const struct tpcc_run *r = w->run->priv;
+	struct tpcc_worker *ow = w->priv;
 
-	r->drv->disconnect(ow->conn);
-	ow->conn = NULL;
-	while (db_tpcc_connect(r->o, false, &ow->conn, err, sizeof(err))) {
-		if (emu_stopping(w))
-			return 1;
-		if (emu_now() > give_up)
-			return emu_fail(w, -EIO, "%s (gave up reconnecting after 30 s)", err);
-		nanosleep(&(struct timespec){ .tv_nsec = 100000000 }, NULL);
-	}
-	emu_count(w, K_RECONNECTS, 1);
-	return 0;
+	return db_tpcc_connect(r->o, false, &ow->conn, err, errlen);
 }
+
+/* A retry counted by its cause, indexed by enum db_retry_why. */
+static const unsigned why_counter[] = {
+	[DB_WHY_DEADLOCK] = K_DEADLOCKS, [DB_WHY_LOCK_WAIT] = K_LOCK_WAITS,
+	[DB_WHY_SERIALIZATION] = K_SERIALIZATION,
+};
 
 /* Record the finished transaction and its statements as one unit under @cls. */
 static void record(struct emu_worker *w, struct tpcc_worker *ow, uint64_t t0, unsigned cls)
@@ -506,6 +506,9 @@ int db_tpcc_step(struct emu_worker *w)
 	struct tpcc_worker *ow = w->priv;
 	unsigned draw = uni(w, 1, 23), type = 0;
 	uint64_t t0 = emu_now();
+	const struct db_retry rt = { .drv = r->drv, .conn = &ow->conn, .reconnect = r->reconnect,
+				     .why_cnt = why_counter, .connect = tpcc_connect };
+	int out;
 
 	while (draw > mix[type].upto)
 		type++;
@@ -516,23 +519,8 @@ int db_tpcc_step(struct emu_worker *w)
 			record(w, ow, t0, rc ? C_ROLLBACK : C_TYPE0 + type);
 			return 0;
 		}
-		emu_count(w, K_ERRORS, 1);
-		emu_count(w, K_RETRIED_STMTS, ow->ndone);
-		if (rc == DB_RETRY) {
-			emu_count(w, K_RETRIES, 1);
-			emu_count(w, ow->conn->why == DB_WHY_DEADLOCK ? K_DEADLOCKS :
-				  ow->conn->why == DB_WHY_LOCK_WAIT ? K_LOCK_WAITS : K_SERIALIZATION, 1);
-			rc = r->drv->rollback(ow->conn);
-		}
-		if (rc == DB_LOST && r->reconnect) {
-			rc = reconnect(w, r, ow);
-			if (rc)
-				return rc < 0 ? rc : 1;
-		}
-		if (rc)
-			return emu_fail(w, -EIO, "%s", db_errmsg(ow->conn));
-		if (emu_stopping(w))
-			return 0;
+		if (db_txn_failed(w, &rt, rc, ow->ndone, &out))
+			return out;
 	}
 }
 

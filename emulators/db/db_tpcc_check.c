@@ -12,9 +12,11 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "appio/xalloc.h"
 #include "db_tpcc.h"
@@ -91,6 +93,9 @@ struct checker {
 	int rc;
 	char err[600];
 	pthread_t tid;
+	pthread_mutex_t mx;             /* guards conn against its disconnect while cancelled */
+	struct db_conn *conn;           /* while connected, for a cancel from the main thread */
+	atomic_bool done;
 };
 
 static int check_one(struct checker *k, struct db_conn *c, struct db_result *res, unsigned t,
@@ -103,6 +108,8 @@ static int check_one(struct checker *k, struct db_conn *c, struct db_result *res
 			return -EINTR;
 		expand(checks[i].sql, t, w, c->drv->dialect->join_hint, sql, sizeof(sql));
 		int rc = c->drv->query(c, sql, res);
+		if (rc && k->stop && *k->stop)
+			return -EINTR;  /* the query cancelled at Ctrl-C */
 		if (rc) {
 			snprintf(k->err, sizeof(k->err), "check %u, warehouse %u, table set %u: %s",
 				 checks[i].num, w, t, db_errmsg(c));
@@ -125,15 +132,47 @@ static void *checker_main(void *arg)
 	db_block_signals();
 	k->rc = db_tpcc_connect(k->o, false, &c, k->err, sizeof(k->err));
 	if (!k->rc) {
+		pthread_mutex_lock(&k->mx);
+		k->conn = c;
+		pthread_mutex_unlock(&k->mx);
 		for (unsigned w = k->first; w <= k->o->scale && !k->rc; w += k->step)
 			for (unsigned t = 1; t <= k->o->tables && !k->rc; t++)
 				k->rc = check_one(k, c, res, t, w);
 		if (k->rc == -EINTR)
 			snprintf(k->err, sizeof(k->err), "interrupted");
+		pthread_mutex_lock(&k->mx);
+		k->conn = NULL;
+		pthread_mutex_unlock(&k->mx);
 		c->drv->disconnect(c);
 	}
 	free(res);
+	atomic_store(&k->done, true);
 	return NULL;
+}
+
+/*
+ * Wait for the @n checkers; at the stop, cancel the query each is running
+ * (once), so Ctrl-C does not wait for a long check to end on the server.
+ */
+static void wait_checkers(struct checker *k, unsigned n, volatile sig_atomic_t *stop)
+{
+	bool cancelled = false;
+
+	for (unsigned i = 0; i < n; i++) {
+		while (!atomic_load(&k[i].done)) {
+			if (stop && *stop && !cancelled) {
+				cancelled = true;
+				for (unsigned j = 0; j < n; j++) {
+					pthread_mutex_lock(&k[j].mx);
+					if (k[j].conn && k[j].conn->drv->cancel)
+						k[j].conn->drv->cancel(k[j].conn);
+					pthread_mutex_unlock(&k[j].mx);
+				}
+			}
+			nanosleep(&(struct timespec){ .tv_nsec = 20000000 }, NULL);
+		}
+		pthread_join(k[i].tid, NULL);
+	}
 }
 
 /* One line per check into @report; returns how many failed. */
@@ -176,14 +215,17 @@ int db_tpcc_check(const struct db_opts *o, unsigned threads, volatile sig_atomic
 	unsigned started = 0;
 	for (; started < n; started++) {
 		k[started] = (struct checker){ .o = o, .stop = stop, .first = started + 1, .step = n };
+		pthread_mutex_init(&k[started].mx, NULL);
 		if (pthread_create(&k[started].tid, NULL, checker_main, &k[started])) {
+			pthread_mutex_destroy(&k[started].mx);
 			snprintf(err, errlen, "cannot start a checker thread");
 			rc = -EAGAIN;
 			break;
 		}
 	}
+	wait_checkers(k, started, stop);
 	for (unsigned i = 0; i < started; i++) {
-		pthread_join(k[i].tid, NULL);
+		pthread_mutex_destroy(&k[i].mx);
 		if (k[i].rc && !rc) {
 			rc = k[i].rc;
 			snprintf(err, errlen, "%s", k[i].err);
@@ -193,4 +235,35 @@ int db_tpcc_check(const struct db_opts *o, unsigned threads, volatile sig_atomic
 		*failed = report_lines(k, started, report, len);
 	free(k);
 	return rc;
+}
+
+static void *watch_main(void *arg)
+{
+	struct db_tpcc_watch *wt = arg;
+
+	db_block_signals();
+	while (!atomic_load(&wt->end)) {
+		if (*wt->stop) {
+			wt->c->drv->cancel(wt->c);
+			break;
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = 20000000 }, NULL);
+	}
+	return NULL;
+}
+
+void db_tpcc_watch_begin(struct db_tpcc_watch *wt, struct db_conn *c, volatile sig_atomic_t *stop)
+{
+	*wt = (struct db_tpcc_watch){ .c = c, .stop = stop };
+	atomic_init(&wt->end, false);
+	wt->started = stop && c->drv->cancel && !pthread_create(&wt->tid, NULL, watch_main, wt);
+}
+
+void db_tpcc_watch_end(struct db_tpcc_watch *wt)
+{
+	if (!wt->started)
+		return;
+	atomic_store(&wt->end, true);
+	pthread_join(wt->tid, NULL);
+	wt->started = false;
 }

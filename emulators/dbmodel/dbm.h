@@ -127,7 +127,7 @@ struct dbm_purge_op {
 	uint32_t redo;
 	uint32_t kind;          /* enum dbm_purge_kind */
 };
-#define DBM_TXN_PURGE 16        /* purge records kept per transaction; more are dropped */
+#define DBM_TXN_PURGE 48        /* purge records kept per transaction; more are dropped */
 
 /* What a worker's transaction has done so far (in its own private state). */
 struct dbm_txn {

@@ -5,7 +5,10 @@
 
 #include "tpcc_mix.h"
 
-const unsigned tpcc_mix_pct[TPCC_NTXN] = { 45, 43, 4, 4, 4 };
+const unsigned tpcc_mix_weight[TPCC_NMIX][TPCC_NTXN] = {
+	[TPCC_MIX_SPEC] = { 45, 43, 4, 4, 4 },
+	[TPCC_MIX_SYSBENCH] = { 10, 10, 1, 1, 1 },
+};
 const double tpcc_keying_s[TPCC_NTXN] = { 18, 3, 2, 2, 2 };
 const double tpcc_think_s[TPCC_NTXN] = { 12, 12, 10, 5, 5 };
 
@@ -14,9 +17,10 @@ static void deal(struct tpcc_deck *d, struct rng *r)
 	unsigned n = 0;
 
 	for (unsigned t = 0; t < TPCC_NTXN; t++)
-		for (unsigned k = 0; k < tpcc_mix_pct[t]; k++)
+		for (unsigned k = 0; k < tpcc_mix_weight[d->mix][t]; k++)
 			d->card[n++] = (uint8_t)t;
-	for (unsigned i = TPCC_DECK - 1; i > 0; i--) {
+	d->size = n;
+	for (unsigned i = n - 1; i > 0; i--) {
 		unsigned j = (unsigned)rng_below(r, i + 1);
 		uint8_t tmp = d->card[i];
 		d->card[i] = d->card[j];
@@ -27,7 +31,7 @@ static void deal(struct tpcc_deck *d, struct rng *r)
 
 enum tpcc_txn tpcc_deck_next(struct tpcc_deck *d, struct rng *r)
 {
-	if (d->next == 0 || d->next >= TPCC_DECK)
+	if (d->next == 0 || d->next >= d->size)
 		deal(d, r);
 	return (enum tpcc_txn)d->card[d->next++];
 }

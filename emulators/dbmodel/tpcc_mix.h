@@ -2,8 +2,9 @@
  * tpcc_mix.h - TPC-C's random choices: NURand (clause 2.1.6), the
  * transaction mix (clause 5.2.3: at least 43% Payment, 4% each Order-Status,
  * Delivery and Stock-Level, the rest New-Order; 45/43/4/4/4 is the standard
- * mix), dealt from a shuffled deck as clause 5.2.4.2 allows, and the
- * keying and think times of clause 5.2.5.
+ * mix; sysbench-tpcc's tpcc.lua draws 10/10/1/1/1 out of 23 instead), dealt
+ * from a shuffled deck as clause 5.2.4.2 allows, and the keying and think
+ * times of clause 5.2.5.
  *
  * Pure functions over the caller's struct rng and deck: thread-compatible.
  */
@@ -19,16 +20,21 @@ enum tpcc_txn { TPCC_NEW_ORDER, TPCC_PAYMENT, TPCC_ORDER_STATUS, TPCC_DELIVERY,
 
 #define TPCC_DECK 100
 
-/* The mix's weights in percent, indexed by enum tpcc_txn (sum 100). */
-extern const unsigned tpcc_mix_pct[TPCC_NTXN];
+/* The mixes: the specification's and sysbench-tpcc's. */
+enum tpcc_mix { TPCC_MIX_SPEC, TPCC_MIX_SYSBENCH, TPCC_NMIX };
 
-/* A worker's deck of transaction types. */
+/* Each mix's weights, indexed by enum tpcc_txn; they sum to the deck's size
+   (100 for the specification's, in percent; 23 for sysbench-tpcc's). */
+extern const unsigned tpcc_mix_weight[TPCC_NMIX][TPCC_NTXN];
+
+/* A worker's deck of transaction types; zeroed, it deals the specification's mix. */
 struct tpcc_deck {
 	uint8_t card[TPCC_DECK];
-	unsigned next;
+	unsigned next, size;
+	enum tpcc_mix mix;
 };
 
-/* The next transaction type: cards dealt in order, reshuffled every TPCC_DECK. */
+/* The next transaction type: cards dealt in order, reshuffled once all are dealt. */
 enum tpcc_txn tpcc_deck_next(struct tpcc_deck *d, struct rng *r);
 
 /* Uniform integer in [x, y] (the specification's random(x, y)). */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The tpcc emulator on a small file: the mix of the five transactions,
-# tpmC = New-Orders per minute, counters consistent, bad input refused.
+# The tpcc emulator on a small file: the mix of the five transactions (the
+# specification's and sysbench-tpcc's), tpmC = New-Orders per minute,
+# counters consistent, bad input refused.
 . tests/e2e/lib.sh
 cd "$T"
 run() { "$APPIO" run tpcc --target f.dat --size 320M --warehouses 1 --order-growth 1000 "$@" >/dev/null 2>"$T/err" ||
@@ -37,6 +38,25 @@ jq_check "one fsync per log flush" t.json 'all(.points[]; .counters.log_flushes 
 jq_check "about 1% of New-Orders roll back" t.json \
 	'([.points[].counters.new_orders] | add) as $n | $n > 0 and ([.points[].counters.no_rollbacks] | add) <= $n * 0.06 + 3'
 jq_check "latency per type" t.json 'all(.points[]; .classes.new_order.lat_ns.p99 > 0 and .classes.payment.lat_ns.mean > 0)'
+
+# sysbench-tpcc's mix: decks of 23 per thread, so each type is within a deck's
+# share per thread of 10/23 or 1/23 of the total; its secondary indexes are
+# bulk-loaded full, so their first inserts split leaves
+check "--mix sysbench-tpcc" run --mix sysbench-tpcc --threads 2 --time 3 --json sb.json
+jq_check "... 10/10/1/1/1 of 23, its bulk-loaded indexes split" sb.json '.points[0] | .classes as $c |
+	($c.txn.ops) as $t | def near($x; $w): (($x - $t * $w / 23) | fabs) <= $w * .threads + 1;
+	$t > 40 and near($c.new_order.ops; 10) and near($c.payment.ops; 10) and near($c.order_status.ops; 1)
+	and near($c.delivery.ops; 1) and near($c.stock_level.ops; 1) and .counters.page_splits > 0'
+# PostgreSQL's repeatable read: a wait for a warehouse or district row
+# another transaction updated ends in a retry; InnoDB's locks never do
+check "--mix sysbench-tpcc on postgres, 4 threads" run --mix sysbench-tpcc --engine-model postgres \
+	--log-size 64M --threads 4 --time 3 --json sbpg.json
+jq_check "... waits for the same row end in retries, never more of them than waits" sbpg.json \
+	'.points[0].counters | .lock_waits > 0 and .retries > 0 and .retries <= .lock_waits'
+jq_check "... InnoDB's never" sb.json '.points[0].counters.retries == 0'
+expect_exit 2 "--mix with an unknown value is refused" -- "$APPIO" run tpcc --target f.dat --mix tpcc
+one_line_error "--mix tpcc: one line"
+grep -q -- "--mix" "$T/stderr" && ok "... naming --mix" || not_ok "message: $(cat "$T/stderr")"
 
 check "postgres flavour" run --engine-model postgres --log-size 64M --threads 2 --time 3 --json pg.json
 jq_check "postgres: transactions and WAL" pg.json '.points[0] | .classes.txn.ops > 0 and .counters.log_bytes > 0'

@@ -411,9 +411,17 @@ static void mix(void)
 		n[tpcc_deck_next(&d, &r)]++;
 	for (int t = 0; t < TPCC_NTXN; t++) {
 		double pct = n[t] / 1000.0;
-		CHECK(pct > tpcc_mix_pct[t] - 1 && pct < tpcc_mix_pct[t] + 1, "type %d: %.2f%% (want %u%%)",
-		      t, pct, tpcc_mix_pct[t]);
+		unsigned want = tpcc_mix_weight[TPCC_MIX_SPEC][t];
+		CHECK(pct > want - 1 && pct < want + 1, "type %d: %.2f%% (want %u%%)", t, pct, want);
 	}
+	/* sysbench-tpcc's: exactly 10/10/1/1/1 in every 23 dealt */
+	struct tpcc_deck sb = { .mix = TPCC_MIX_SYSBENCH };
+	unsigned m[TPCC_NTXN] = { 0 };
+	for (int i = 0; i < 23 * 1000; i++)
+		m[tpcc_deck_next(&sb, &r)]++;
+	for (int t = 0; t < TPCC_NTXN; t++)
+		CHECK(m[t] == 1000 * tpcc_mix_weight[TPCC_MIX_SYSBENCH][t], "sysbench-tpcc type %d: %u of 23000",
+		      t, m[t]);
 	for (int i = 0; i < 1000; i++) {
 		double t = tpcc_think(&r, 12);
 		CHECK(t >= 0 && t <= 120, "think %.1f", t);

@@ -1,0 +1,172 @@
+# fidelity-lib.sh - sourced by scripts/fidelity-oltp.sh and
+# scripts/fidelity-tpcc.sh: the real servers' counters, their start with a
+# configuration's pool, redo / WAL size and flush setting, the comparison of
+# the real counters with the emulator's (one "engine name role threads figure
+# real emulated" line per cell), the report and the baseline of held-out
+# cells. The caller sets ROOT, DIR, SRV and KINDS (the engines compared).
+
+# busy jiffies of the whole machine, and of process $1
+cpu_all() { awk '/^cpu /{print $2+$3+$4+$7+$8}' /proc/stat; }
+cpu_pid() { awk '{print $14+$15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+
+MARIA_VARS="'Innodb_pages_read','Innodb_pages_written','Innodb_lsn_current','Innodb_os_log_written',
+	'Innodb_data_fsyncs','Innodb_dblwr_pages_written','Innodb_dblwr_writes','Innodb_log_writes',
+	'Innodb_data_reads','Innodb_data_writes','Innodb_buffer_pool_read_requests','Innodb_buffer_pool_reads',
+	'Innodb_buffer_pool_pages_flushed','Innodb_buffer_pool_pages_LRU_flushed','Innodb_log_waits',
+	'Innodb_checkpoint_age','Innodb_buffer_pool_pages_dirty','Innodb_buffer_pool_pages_free',
+	'Innodb_history_list_length','Com_commit'"
+
+# counters KIND: a JSON object of the server's own statistics
+counters() {
+	case $1 in
+	mariadb)
+		mariadb --no-defaults --socket="$SRV/mysqld.sock" -uroot -N -B -e \
+			"SHOW GLOBAL STATUS WHERE Variable_name IN ($MARIA_VARS)" |
+			jq -R -s 'split("\n") | map(select(length > 0) | split("\t") | {(.[0]): (.[1] | tonumber)}) | add' ;;
+	postgres)
+		psql -X -h "$SRV" -p "$(cat "$SRV/port")" -U appio appio -tA -c "SELECT row_to_json(s) FROM (SELECT
+			(SELECT coalesce(sum(heap_blks_read), 0) FROM pg_statio_user_tables) AS heap_blks_read,
+			(SELECT coalesce(sum(idx_blks_read), 0) FROM pg_statio_user_tables) AS idx_blks_read,
+			(SELECT coalesce(sum(heap_blks_hit + idx_blks_hit), 0) FROM pg_statio_user_tables) AS blks_hit,
+			b.buffers_checkpoint, b.buffers_clean, b.buffers_backend, b.buffers_backend_fsync,
+			b.checkpoints_timed, b.checkpoints_req,
+			w.wal_bytes, w.wal_sync, w.wal_write, w.wal_fpi, w.wal_records,
+			(SELECT xact_commit FROM pg_stat_database WHERE datname = 'appio') AS xact_commit
+			FROM pg_stat_bgwriter b, pg_stat_wal w) s" ;;
+	esac
+}
+# gauges: counters that are levels, not totals; kept as read at the end
+GAUGES='["Innodb_checkpoint_age","Innodb_buffer_pool_pages_dirty","Innodb_buffer_pool_pages_free","Innodb_history_list_length"]'
+
+server_pid() {
+	case $1 in
+	mariadb) cat "$SRV/mysqld.pid" ;;
+	postgres) head -1 "$SRV/pgdata/postmaster.pid" ;;
+	esac
+}
+
+# start KIND POOL REDO FLUSH: a server on what SRV holds (fresh if empty)
+start() {
+	local set=()
+	case $1 in
+	mariadb) set=(innodb_buffer_pool_size="$2" innodb_log_file_size="$3"
+		      innodb_flush_log_at_trx_commit="$4") ;;
+	postgres) set=(shared_buffers="${2}B" max_wal_size="${3}B"
+		       synchronous_commit="$([ "$4" = 1 ] && echo on || echo off)")
+		# min_wal_size (80MB) may not exceed max_wal_size
+		[ "$(numfmt --from=iec "$3")" -ge $((80 << 20)) ] || set+=(min_wal_size="${3}B") ;;
+	esac
+	"$ROOT/scripts/db-start.sh" "$1" "$SRV" "${set[@]}" 2>/dev/null | tail -n 1
+}
+
+# settings KIND: what the server took (a pool is rounded, for one)
+settings() {
+	case $1 in
+	mariadb) mariadb --no-defaults --socket="$SRV/mysqld.sock" -uroot -N -B -e \
+		"SELECT JSON_OBJECT('version', VERSION(), 'pool', @@innodb_buffer_pool_size,
+		 'log_file_size', @@innodb_log_file_size, 'flush', @@innodb_flush_log_at_trx_commit,
+		 'flush_neighbors', @@innodb_flush_neighbors, 'flush_method', @@innodb_flush_method)" ;;
+	postgres) psql -X -h "$SRV" -p "$(cat "$SRV/port")" -U appio appio -tA -c \
+		"SELECT json_build_object('version', version(), 'pool', current_setting('shared_buffers'),
+		 'max_wal_size', current_setting('max_wal_size'),
+		 'synchronous_commit', current_setting('synchronous_commit'))" ;;
+	esac
+}
+
+# cells REF_JSON EMU_JSONL: "engine name role threads figure real emulated" lines
+CELLS='
+def per($n): if $n > 0 then . / $n else 0 end;
+($ref[0]) as $r |
+($r.points[] | . as $p | ($emu | map(select(.threads == $p.threads)) | .[0]) as $e |
+ select($e != null) |
+ ($p.d) as $d | ($e.c) as $c |
+ (if $r.engine == "mariadb" then
+   [["reads", $d.Innodb_pages_read], ["writes", $d.Innodb_pages_written],
+    ["redo", $d.Innodb_lsn_current], ["fsyncs", $d.Innodb_data_fsyncs],
+    ["dblwr", $d.Innodb_dblwr_pages_written]]
+  else
+   [["reads", $d.heap_blks_read + $d.idx_blks_read],
+    ["writes", $d.buffers_checkpoint + $d.buffers_clean + $d.buffers_backend],
+    ["redo", $d.wal_bytes], ["fsyncs", $d.wal_sync]]
+  end) as $real |
+ {reads: $c.bp_reads, writes: $c.pages_written, redo: $c.log_bytes, dblwr: $c.dblwr_pages,
+  fsyncs: (if $r.engine == "mariadb" then $c.log_fsyncs + $c.data_fsyncs + $c.dblwr_writes
+	   else $c.log_fsyncs end)} as $emuc |
+ (($real[] | [.[0], (.[1] | per($p.txns)), ($emuc[.[0]] | per($c.txns))]),
+  ["tps", $p.tps, $e.tps], ["p99", ($p.p99 / 1e6), ($e.p99 / 1e6)]) |
+ [$r.engine, $r.name, $r.role, $p.threads] + . | map(tostring) | join(" "))'
+
+# within FIGURE REAL EMU (awk): the target of each figure
+AWK_TARGET='
+function floor_of(f) { return f == "redo" ? 20 : 0.02 }
+function within(f, r, e) {
+	if (f == "tps" || f == "p99") return r > 0 && e > 0 && e / r <= 1.5 && r / e <= 1.5
+	return (e - r <= 0.25 * r && r - e <= 0.25 * r) || (e - r <= floor_of(f) && r - e <= floor_of(f))
+}'
+
+# report: the tables, the summary and the ranking, from the cells file $1
+report() {
+	local cells=$1 kind
+	for kind in "${KINDS[@]}"; do
+		grep -q "^$kind " "$cells" || continue
+		awk -v kind="$kind" "$AWK_TARGET"'
+		$1 != kind { next }
+		{ key = $2 " " $4; if (!(key in seen)) { seen[key] = 1; order[++n] = key; role[key] = $3 }
+		  v[key, $5] = $6 "/" $7; ok[key, $5] = within($5, $6, $7); r[key, $5] = $6; e[key, $5] = $7 }
+		function cell(k, f,   s) {
+			if (!((k, f) in v)) return "-"
+			if (f == "redo") s = sprintf("%.0f/%.0f", r[k, f], e[k, f])
+			else if (f == "tps") s = sprintf("%.0f/%.0f", r[k, f], e[k, f])
+			else if (f == "p99") s = sprintf("%.1f/%.1f", r[k, f], e[k, f])
+			else s = sprintf("%.2f/%.2f", r[k, f], e[k, f])
+			if (r[k, f] > 0) s = s sprintf("(%.2f)", e[k, f] / r[k, f])
+			return s (ok[k, f] ? "" : "*")
+		}
+		END {
+			printf "\n%s (real/emulated per transaction, (emulated/real), * outside target)\n", kind
+			printf "%-12s %-3s %-3s %-17s %-17s %-19s %-17s %-17s %-17s %s\n", "config", "rol", "T",
+				"reads", "writes", "redo B", "fsyncs", "dblwr pages", "TPS", "p99 ms"
+			for (i = 1; i <= n; i++) {
+				k = order[i]; split(k, a, " ")
+				printf "%-12s %-3s %-3s %-17s %-17s %-19s %-17s %-17s %-17s %s\n", a[1],
+					role[k] == "calibrate" ? "cal" : "out", a[2], cell(k, "reads"), cell(k, "writes"),
+					cell(k, "redo"), cell(k, "fsyncs"), cell(k, "dblwr"), cell(k, "tps"), cell(k, "p99")
+			}
+		}' "$cells"
+	done
+	echo
+	awk "$AWK_TARGET"'
+	{ g = $3; n[g, $5]++; if (within($5, $6, $7)) in_[g, $5]++; roles[g] = 1 }
+	END {
+		split("reads writes redo fsyncs dblwr tps p99", f, " ")
+		for (g in roles) {
+			line = sprintf("summary %-9s", g == "calibrate" ? "calibrate" : "held-out")
+			for (i = 1; i <= 7; i++)
+				if (n[g, f[i]])
+					line = line sprintf(" %s %d/%d (%.0f%%)", f[i], in_[g, f[i]], n[g, f[i]],
+							    100 * in_[g, f[i]] / n[g, f[i]])
+			print line
+		}
+	}' "$cells" | sort
+	for kind in "${KINDS[@]}"; do
+		# each configuration's TPS: the geometric mean over its points
+		awk -v kind="$kind" '
+		$1 == kind && $5 == "tps" && $6 > 0 && $7 > 0 { lr[$2] += log($6); le[$2] += log($7); c[$2]++ }
+		END { for (k in c) printf "%s %.0f %.0f\n", k, exp(lr[k] / c[k]), exp(le[k] / c[k]) }' "$cells" >"$DIR/rank"
+		[ -s "$DIR/rank" ] || continue
+		awk -v kind="$kind" '{ r[NR] = $2; e[NR] = $3 }
+		END {
+			for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) { pairs++; if ((r[i] - r[j]) * (e[i] - e[j]) < 0) disc++ }
+			printf "ranking %s by TPS (geometric mean over the points): %d of %d pairs in another order\n",
+				kind, disc, pairs
+		}' "$DIR/rank"
+		paste -d' ' <(sort -k2,2nr "$DIR/rank" | awk '{ printf "  real %-12s %6d\n", $1, $2 }') \
+			<(sort -k3,3nr "$DIR/rank" | awk '{ printf "   emulated %-12s %6d\n", $1, $3 }')
+	done
+}
+
+# baseline CELLS: the held-out cells within target ("name threads figure")
+baseline() {
+	awk "$AWK_TARGET"'$3 == "heldout" && within($5, $6, $7) { print $2, $4, $5 }' "$1" | sort
+}
+
