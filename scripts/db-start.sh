@@ -101,6 +101,9 @@ start_mariadb() {
 		echo "socket=$sock"
 		echo "pid-file=$DIR/mysqld.pid"
 		echo "log-error=$DIR/mysqld.err"
+		# a tmpdir of its own: a MariaDB server starting removes the '#sql*' files
+		# it finds in its tmpdir, another server's (or mariadb-install-db's) included
+		echo "tmpdir=$DIR/tmp"
 		echo "bind-address=127.0.0.1"
 		echo "port=$PORT"
 		echo "skip-name-resolve"
@@ -110,6 +113,7 @@ start_mariadb() {
 		local s
 		for s in "${SETTINGS[@]+"${SETTINGS[@]}"}"; do echo "$s"; done
 	} >"$cnf"
+	mkdir -p "$DIR/tmp" || die "cannot create '$DIR/tmp'"
 	if [ ! -d "$data/mysql" ]; then
 		log "creating a MariaDB data folder in '$data'"
 		mariadb-install-db --defaults-file="$cnf" --auth-root-authentication-method=normal \

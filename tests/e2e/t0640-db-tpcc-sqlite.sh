@@ -50,7 +50,7 @@ tpcc_before_cleanup() {
 	jq_check "... keeping the finished point, the cut one partial" "$T/int.json" \
 		'.interrupted == true and .points[0].partial == false and .points[1].partial == true'
 }
-TPCC_TIME=5 tpcc_round sqlite "${DB[@]}"
+tpcc_round sqlite "${DB[@]}"
 
 expect_exit 2 "--scale 0 exits 2" -- "$APPIO" db run tpcc "${DB[@]}" --scale 0
 one_line_error "... in one line"

@@ -112,7 +112,7 @@ suite() {
 	fi
 	db_start_server tpcc || return
 	ok "$KIND: db-start.sh starts a server"
-	TPCC_TIME=5 tpcc_round "$KIND" "${C[@]}"
+	tpcc_round "$KIND" "${C[@]}"
 	"$ROOT/scripts/db-stop.sh" "$SRV" >/dev/null 2>&1
 }
 
