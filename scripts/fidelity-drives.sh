@@ -71,7 +71,10 @@
 # drive, run inside the same cgroup (PostgreSQL and its model with --direct 0:
 # both read through the page cache, so for both a memory cgroup holds that
 # cache to the pool plus PG_CACHE, default 64M, and their reads reach the
-# drive as they would on a server whose data is larger than its RAM).
+# drive as they would on a server whose data is larger than its RAM; the
+# PostgreSQL model with --engine sync, system calls as PostgreSQL's own I/O:
+# with libaio its fsyncs, and the writes of its dirty pages with them, would
+# run in kernel workers outside the drive's cgroup, unthrottled).
 # Everything runs in a cpu cgroup of CPU_SHARES (default 4096, four times a
 # process's share; 0: none), so that other work on a shared machine takes
 # less of the CPU from the server and the emulator.
@@ -135,7 +138,10 @@ report() {
 		. as $g |
 		(reduce ($g | group_by(.side + "/" + .drive))[] as $xs ({};
 			.[$xs[0].side + "/" + $xs[0].drive] = { tps: ([$xs[].tps] | med), p99: ([$xs[].p99] | med),
-				spread: ([$xs[].tps] | spread), n: ($xs | length) })) as $m |
+				spread: ([$xs[].tps] | spread), n: ($xs | length),
+				io: ([$xs[] | select(.io and .tps > 0) | (.tps * .io.seconds) as $n |
+					[.io.reads / $n, .io.writes / $n, (.io.read_bytes + .io.write_bytes) / 1024 / $n]] |
+					if length == 0 then null else [transpose[] | med] end) })) as $m |
 		($g[0] | "\(.server), \(.workload) \(.config), \(.threads) threads" +
 			([$m[].n] | max | if . > 1 then " (median of \(.) rounds)" else "" end)) as $name |
 		(reduce ($g[] | select(.side == "real") | .drive) as $d ([]; if index([$d]) then . else . + [$d] end)) as $drives |
@@ -160,6 +166,13 @@ report() {
 		(. as $c | [$c.drives[] | . as $d | $c.m["real/"+$d] as $r | $c.m["emulated/"+$d] as $e |
 			"  \($d | .+"            " | .[:12]) \($r.tps | round | lpad(9)) \($r.spread | lpad(7)) " +
 			"\($e.tps | round | lpad(9)) \($e.spread | lpad(7))  \($r.p99 | ms | lpad(11))  \($e.p99 | ms | lpad(10))"] | join("\n")) +
+		(. as $c | if any($c.drives[]; $c.m["real/"+.].io and $c.m["emulated/"+.].io) then
+			"\n  I/O per txn  real  reads  writes     KiB | emulated  reads  writes     KiB\n" +
+			([$c.drives[] | . as $d | select($c.m["real/"+$d].io and $c.m["emulated/"+$d].io) |
+				"  \($d | .+"            " | .[:12])    " +
+				([$c.m["real/"+$d].io[] | r2 | lpad(7)] | join(" ")) + " |         " +
+				([$c.m["emulated/"+$d].io[] | r2 | lpad(7)] | join(" "))] | join("\n"))
+			else "" end) +
 		"\n  pair                    TPS ratio real / emu (error)     p99 ratio real / emu (factor)\n" +
 		([.pairs[] | "  \(.pair | . + "                      " | .[:22])  \(.rt | r2) / \(.et | r2) (\(.terr | pct))" +
 			"                 \(.rp | r2) / \(.ep | r2) (\(.pf | r2)x)"] | join("\n")) +
@@ -405,28 +418,48 @@ prepare() {
 	done
 }
 
-# point FILE SIDE KIND SET DRIVE ROUND WORKLOAD: one raw line per point of a
-# result (tpcc's set named by its warehouses, w2)
+# io_snap DRIVE: what the drive's blkio cgroup has sent to its device so far,
+# as the throttle counts it: "reads writes read_bytes write_bytes". Buffered
+# writes that the kernel's flusher threads write back count in no cgroup
+# (cgroup v1): neither here nor under the throttle.
+io_snap() {
+	local b=$BLKIO/appio-drives-$$-$1 mm
+	mm=$(majmin "$(folder "$1")")
+	awk -v mm="$mm" '$1 == mm && $2 == "Read" { r = $3 } $1 == mm && $2 == "Write" { w = $3 }
+		END { printf "%d %d ", r, w }' "$b/blkio.throttle.io_serviced"
+	awk -v mm="$mm" '$1 == mm && $2 == "Read" { r = $3 } $1 == mm && $2 == "Write" { w = $3 }
+		END { printf "%d %d\n", r, w }' "$b/blkio.throttle.io_service_bytes"
+}
+
+# point FILE SIDE KIND SET DRIVE ROUND WORKLOAD BEFORE AFTER: one raw line per
+# point of a result (tpcc's set named by its warehouses, w2), with the I/O of
+# the drive's cgroup from BEFORE to AFTER (io_snap), over the warm-up and the
+# measured seconds of a one-point run
 point() {
 	local c=$4
 	[ "$c" = tpcc ] && c=w$TPCC_SCALE
 	jq -c --arg side "$2" --arg s "$3" --arg c "$c" --arg d "$5" --argjson r "$6" --arg w "$7" \
-		".points[] | {side: \$side, server: \$s, workload: \$w, config: \$c, drive: \$d, round: \$r, threads,
-		  tps: .classes.txn.ops_per_s, p99: .classes.txn.lat_ns.p99}" "$1" >>"$OUT/raw.jsonl"
+		--arg b "$8" --arg a "$9" --argjson secs "$((WARMUP + TIME))" \
+		"(\$a | split(\" \") | map(tonumber)) as \$A | (\$b | split(\" \") | map(tonumber)) as \$B |
+		 .points as \$p | .points[] | {side: \$side, server: \$s, workload: \$w, config: \$c, drive: \$d, round: \$r, threads,
+		  tps: .classes.txn.ops_per_s, p99: .classes.txn.lat_ns.p99} +
+		 if (\$p | length) == 1 then {io: {reads: (\$A[0] - \$B[0]), writes: (\$A[1] - \$B[1]),
+		  read_bytes: (\$A[2] - \$B[2]), write_bytes: (\$A[3] - \$B[3]), seconds: \$secs}} else {} end" "$1" >>"$OUT/raw.jsonl"
 }
 
 # real KIND SET DRIVE ROUND: the server on the drive, a cold start, every thread count
 real() {
-	local kind=$1 set=$2 drive=$3 round=$4 conn t w=oltp
+	local kind=$1 set=$2 drive=$3 round=$4 conn t w=oltp before
 	[ "$set" = tpcc ] && w=tpcc
 	conn=$(server_up "$kind" "$drive")
 	for t in ${THREADS//,/ }; do
 		log "$kind $set on $drive, round $round: real server, $t threads"
+		before=$(io_snap "$drive")
 		# shellcheck disable=SC2046,SC2086
 		"$APPIO" db run $(db_args "$set") $conn --threads "$t" \
 			--time "$TIME" --warmup-time "$WARMUP" --json "$WORK/real.json" >/dev/null 2>"$WORK/real.err" ||
 			die "$kind on $drive: appio db run failed: $(tail -n 1 "$WORK/real.err")"
-		point "$WORK/real.json" real "$kind" "$set" "$drive" "$round" "$w"
+		point "$WORK/real.json" real "$kind" "$set" "$drive" "$round" "$w" "$before" "$(io_snap "$drive")"
 	done
 	server_down "$kind" "$drive"
 }
@@ -445,8 +478,11 @@ emu_file() {
 
 # emulated KIND SET DRIVE ROUND: appio run oltp or tpcc, in the drive's cgroups
 emulated() {
-	local kind=$1 set=$2 drive=$3 round=$4 f model=innodb extra=() w=oltp
-	[ "$kind" = postgres ] && model=postgres extra=(--direct 0)
+	local kind=$1 set=$2 drive=$3 round=$4 f model=innodb extra=() w=oltp before
+	# PostgreSQL reads, writes and syncs with system calls, so does its model
+	# here: libaio would hand its fsyncs (and so the writes of its buffered
+	# pages) to kernel workers that are in no cgroup, past the throttle
+	[ "$kind" = postgres ] && model=postgres extra=(--direct 0 --engine sync)
 	if [ "$set" = tpcc ]; then
 		w=tpcc extra+=(--warehouses "$TPCC_SCALE")
 	else
@@ -455,11 +491,13 @@ emulated() {
 	f=$(emu_file "$drive")
 	uncache "$f"
 	log "$kind $set on $drive, round $round: emulator, threads $THREADS"
+	cgroup "$drive" "$kind" >/dev/null
+	before=$(io_snap "$drive")
 	in_cg "$drive" "$kind" "$APPIO" run "$w" --target "$f" --size "${EMU_MB}M" --engine-model "$model" \
 		--buffer-pool "$BP" "${extra[@]}" --threads "$THREADS" \
 		--time "$TIME" --ramp "$WARMUP" --json "$WORK/emu.json" >/dev/null 2>"$WORK/emu.err" ||
 		die "$kind on $drive: appio run $w failed: $(tail -n 1 "$WORK/emu.err")"
-	point "$WORK/emu.json" emulated "$kind" "$set" "$drive" "$round" "$w"
+	point "$WORK/emu.json" emulated "$kind" "$set" "$drive" "$round" "$w" "$before" "$(io_snap "$drive")"
 }
 
 # capture KIND SET: on the first drive (the fastest), the server warmed up,
