@@ -59,7 +59,7 @@
 #                   line per real or emulated point and round, and report.txt
 #   --short         the CI form: drives ram,ram-slow, mariadb, oltp only, big
 #                   at 4 x 50,000 rows with a 32M pool, SLOW_IOPS 100, 4
-#                   threads, one round of 10 s points after 5 s of warm-up
+#                   threads, one round of 5 s points after 3 s of warm-up
 #   --report FILE   run nothing: print the comparison again from a raw.jsonl
 #                   (e.g. the figures kept in docs/data/fidelity-drives/)
 #
@@ -201,7 +201,7 @@ while [ $# -gt 0 ]; do
 	--warmup) WARMUP=${2:?--warmup needs seconds}; shift 2 ;;
 	--out) OUT=${2:?--out needs a folder}; shift 2 ;;
 	--short)
-		DRIVES=ram,ram-slow SERVERS=mariadb WORKLOADS=oltp CONFIGS=big THREADS=4 TIME=10 WARMUP=5 ROUNDS=1
+		DRIVES=ram,ram-slow SERVERS=mariadb WORKLOADS=oltp CONFIGS=big THREADS=4 TIME=5 WARMUP=3 ROUNDS=1
 		BP=32M TABLES=4 SIZE=50000 SLOW_IOPS=100
 		shift ;;
 	--report) report "${2:?--report needs a raw.jsonl}"; exit $? ;;
