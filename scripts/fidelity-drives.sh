@@ -393,7 +393,7 @@ server_up() {
 }
 server_down() { "$ROOT/scripts/db-stop.sh" "$(folder "$2")/srv-$1" >/dev/null; }
 
-# load_args SET: the tables of a set, as appio db and appio run take them
+# db_args SET: the workload and tables of a set, as appio db takes them
 db_args() {
 	case $1 in
 	tpcc) echo "tpcc --tables 1 --scale $TPCC_SCALE" ;;
