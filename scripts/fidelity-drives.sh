@@ -5,11 +5,14 @@
 # ratios between drives.
 #
 #   scripts/fidelity-drives.sh [--short] [--drives LIST] [--servers LIST]
-#                              [--configs LIST] [--threads LIST] [--time S]
-#                              [--warmup S] [--out DIR]
+#                              [--workloads LIST] [--configs LIST]
+#                              [--threads LIST] [--scale W] [--rounds N]
+#                              [--time S] [--warmup S] [--out DIR]
 #   scripts/fidelity-drives.sh --report RAW.jsonl
 #
-#   --drives LIST   comma list, default ram,ram-slow,disk,disk-slower:
+#   --drives LIST   comma list, default ram,ram-slow,disk,disk-slower (the
+#                   first is taken for the fastest: the replay's traces are
+#                   captured on it):
 #                     ram          ext4 on a loop device over a file in a tmpfs
 #                                  the script mounts: RAM speed through the
 #                                  real block layer
@@ -22,48 +25,79 @@
 #                                  second (default 100) and SLOWER_MBPS MB/s
 #                                  (default 10) each way
 #   --servers LIST  mariadb,postgres (default both)
-#   --configs LIST  big: TABLES x SIZE rows (default 4 x 250,000), about 4x
-#                   the pool (BP, default 128M): most reads reach the drive;
-#                   fit: FIT_TABLES x FIT_SIZE (default 2 x 50,000), inside it
-#                   (default big,fit)
+#   --workloads LIST  comma list, default oltp,tpcc,replay:
+#                     oltp    SysBench oltp_read_write on the server, 'appio
+#                             run oltp' with the same tables, pool and threads
+#                     tpcc    'appio db run tpcc' (1 table set of --scale
+#                             warehouses) on the server, 'appio run tpcc
+#                             --warehouses' with the same pool and threads
+#                     replay  the server's oltp_read_write run captured
+#                             ('appio db run --capture') on the first drive,
+#                             after a warm-up, one trace per thread count;
+#                             'appio run replay --timing load' of it on each
+#                             drive, compared with the server's oltp figures
+#                             (REPLAY_TIMING: load,trace by default, each a
+#                             workload of the report: replay-load,
+#                             replay-trace)
+#   --configs LIST  the oltp sets. big: TABLES x SIZE rows (default 4 x
+#                   250,000), about 4x the pool (BP, default 128M): most reads
+#                   reach the drive; fit: FIT_TABLES x FIT_SIZE (default 2 x
+#                   50,000), inside it (default big,fit)
 #   --threads LIST  thread counts (default 4,16)
+#   --scale W       tpcc warehouses (default TPCC_SCALE, 2: some 3x the pool)
+#   --rounds N      rounds (default 3). A round visits every drive: the real
+#                   server (a cold start, the page cache of its files
+#                   dropped), then the emulators, on that drive; the order of
+#                   the drives turns by one each round, so that what else the
+#                   machine does falls on every drive alike. The report takes
+#                   each point's median over the rounds and shows the spread
+#                   (largest over smallest TPS of the rounds)
 #   --time S        measured seconds per point (default 20)
-#   --warmup S      seconds of SysBench read_write before each point, not
-#                   measured (default 10)
+#   --warmup S      seconds of the workload before each point, not measured
+#                   (default 10)
 #   --out DIR       results (default ./appio-fidelity-drives): raw.jsonl, one
-#                   line per real or emulated point, and report.txt
-#   --short         the CI form: drives ram,ram-slow, mariadb, big at 4 x 50,000
-#                   rows with a 32M pool, SLOW_IOPS 100, 4 threads, 10 s points
-#                   after 5 s of warm-up
+#                   line per real or emulated point and round, and report.txt
+#   --short         the CI form: drives ram,ram-slow, mariadb, oltp only, big
+#                   at 4 x 50,000 rows with a 32M pool, SLOW_IOPS 100, 4
+#                   threads, one round of 5 s points after 3 s of warm-up
 #   --report FILE   run nothing: print the comparison again from a raw.jsonl
 #                   (e.g. the figures kept in docs/data/fidelity-drives/)
 #
 # The real server: scripts/db-start.sh with its data folder on the drive,
-# started inside the drive's cgroup, 'appio db prepare oltp_read_write' once
-# per device, then per drive a cold start and 'appio db run oltp_read_write'
-# per thread count. The emulator: 'appio run oltp' with the same tables, rows,
-# pool and thread counts, its target a file on the same drive, run inside the
-# same cgroup (PostgreSQL and its model with --direct 0: both read through the
-# page cache, so for both a memory cgroup holds that cache to the pool plus
-# PG_CACHE, default 64M, and their reads reach the drive as they would on a
-# server whose data is larger than its RAM).
+# started inside the drive's cgroup, 'appio db prepare' once per device and
+# set of tables, then per drive and round a cold start and 'appio db run'
+# per thread count. The emulator: 'appio run oltp' or 'appio run tpcc' with
+# the same tables, pool and thread counts, its target a file on the same
+# drive, run inside the same cgroup (PostgreSQL and its model with --direct 0:
+# both read through the page cache, so for both a memory cgroup holds that
+# cache to the pool plus PG_CACHE, default 64M, and their reads reach the
+# drive as they would on a server whose data is larger than its RAM; the
+# PostgreSQL model with --engine sync, system calls as PostgreSQL's own I/O:
+# with libaio its fsyncs, and the writes of its dirty pages with them, would
+# run in kernel workers outside the drive's cgroup, unthrottled).
+# Everything runs in a cpu cgroup of CPU_SHARES (default 4096, four times a
+# process's share; 0: none), so that other work on a shared machine takes
+# less of the CPU from the server and the emulator.
 #
-# Printed per server, configuration and thread count: each drive's TPS and p99
-# (real and emulated), then for every pair of drives the real TPS and p99
-# ratios, the emulator's, and the error of the emulator's ratio (TPS: in %,
-# goal within 20 %; p99: as a factor, goal within 1.5x); and whether the
-# emulator ranks the drives by TPS as the server does. Exit status: 0 when
-# every ranking is the server's, 1 when one is not, 2 when it cannot run here
-# (not root, no loop device, no blkio or memory cgroup). Everything it made
-# (servers, mounts, loop device, cgroups) is removed on exit, Ctrl-C included.
+# Printed per server, workload, set and thread count: each drive's TPS (with
+# its spread over the rounds) and p99, real and emulated, then for every pair
+# of drives the real TPS and p99 ratios, the emulator's, and the error of the
+# emulator's ratio (TPS: in %, goal within 20 %; p99: as a factor, goal within
+# 1.5x); and whether the emulator ranks the drives by TPS as the server does.
+# Exit status: 0 when every ranking is the server's, 1 when one is not, 2 when
+# it cannot run here (not root, no loop device, no blkio or memory cgroup).
+# Everything it made (servers, mounts, loop device, cgroups) is removed on
+# exit, Ctrl-C included.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 APPIO=${APPIO:-$ROOT/appio}
 DRIVES=ram,ram-slow,disk,disk-slower
 SERVERS=mariadb,postgres
+WORKLOADS=oltp,tpcc,replay
 CONFIGS=big,fit
 THREADS=4,16
+ROUNDS=3
 TIME=20
 WARMUP=10
 OUT=./appio-fidelity-drives
@@ -73,6 +107,9 @@ FIT_TABLES=${FIT_TABLES:-2} FIT_SIZE=${FIT_SIZE:-50000}
 SLOW_IOPS=${SLOW_IOPS:-300}
 SLOWER_IOPS=${SLOWER_IOPS:-100} SLOWER_MBPS=${SLOWER_MBPS:-10}
 PG_CACHE=${PG_CACHE:-64M}
+TPCC_SCALE=${TPCC_SCALE:-2}
+CPU_SHARES=${CPU_SHARES:-4096}
+REPLAY_TIMING=${REPLAY_TIMING:-load,trace}
 
 die() { echo "fidelity-drives: $*" >&2; exit 2; }
 log() { echo "fidelity-drives: $*" >&2; }
@@ -86,10 +123,28 @@ report() {
 	def r2: . * 100 | round / 100;
 	def pct: (. * 1000 | round / 10 | tostring) + " %";
 	def ms: (. / 1e5 | round / 10 | tostring);
-	group_by([.server, .config, .threads]) | map(
-		. as $g | ($g[0] | "\(.server), \(.config), \(.threads) threads") as $name |
-		([$g[] | select(.side == "real") | .drive]) as $drives |
-		(reduce $g[] as $x ({}; .[$x.side + "/" + $x.drive] = $x)) as $m |
+	def lpad($n): tostring | ("            " + .)[-$n:];
+	def med: sort | if length % 2 == 1 then .[length / 2 | floor]
+		else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+	def spread: if length < 2 then "-" elif min > 0 then (max / min | r2 | tostring) + "x" else "inf" end;
+	# lines of earlier versions: oltp, one round
+	map(.workload //= "oltp" | .round //= 1) |
+	# the replay is compared with the server'"'"'s oltp points of its set
+	([.[] | select(.workload | startswith("replay")) | [.workload, .server, .config, .threads]] | unique) as $rk |
+	. + [.[] | select(.side == "real" and .workload == "oltp") as $x |
+		$rk[] | select(.[1:] == [$x.server, $x.config, $x.threads]) | $x + {workload: .[0]}] |
+	group_by([.server, .workload, .config, .threads]) |
+	map(select(any(.[]; .side == "emulated"))) | map(
+		. as $g |
+		(reduce ($g | group_by(.side + "/" + .drive))[] as $xs ({};
+			.[$xs[0].side + "/" + $xs[0].drive] = { tps: ([$xs[].tps] | med), p99: ([$xs[].p99] | med),
+				spread: ([$xs[].tps] | spread), n: ($xs | length),
+				io: ([$xs[] | select(.io and .tps > 0) | (.tps * .io.seconds) as $n |
+					[.io.reads / $n, .io.writes / $n, (.io.read_bytes + .io.write_bytes) / 1024 / $n]] |
+					if length == 0 then null else [transpose[] | med] end) })) as $m |
+		($g[0] | "\(.server), \(.workload) \(.config), \(.threads) threads" +
+			([$m[].n] | max | if . > 1 then " (median of \(.) rounds)" else "" end)) as $name |
+		(reduce ($g[] | select(.side == "real") | .drive) as $d ([]; if index([$d]) then . else . + [$d] end)) as $drives |
 		[ $drives | to_entries[] | .key as $i | .value as $a |
 		  $drives[$i + 1:][] | . as $b |
 		  select($m["emulated/" + $a] and $m["emulated/" + $b]) |
@@ -107,11 +162,17 @@ report() {
 	. as $all |
 	(map(
 		"\n\(.name)\n" +
-		"  drive        real TPS   emu TPS   real p99 ms  emu p99 ms\n" +
-		(. as $c | [$c.drives[] | . as $d |
-			"  \($d | .+"            " | .[:12]) \($c.m["real/"+$d].tps | round | tostring | ("         " + .)[-9:]) " +
-			"\($c.m["emulated/"+$d].tps | round | tostring | ("         " + .)[-9:])   " +
-			"\($c.m["real/"+$d].p99 | ms | ("          " + .)[-10:])  \($c.m["emulated/"+$d].p99 | ms | ("          " + .)[-10:])"] | join("\n")) +
+		"  drive        real TPS  spread   emu TPS  spread  real p99 ms  emu p99 ms\n" +
+		(. as $c | [$c.drives[] | . as $d | $c.m["real/"+$d] as $r | $c.m["emulated/"+$d] as $e |
+			"  \($d | .+"            " | .[:12]) \($r.tps | round | lpad(9)) \($r.spread | lpad(7)) " +
+			"\($e.tps | round | lpad(9)) \($e.spread | lpad(7))  \($r.p99 | ms | lpad(11))  \($e.p99 | ms | lpad(10))"] | join("\n")) +
+		(. as $c | if any($c.drives[]; $c.m["real/"+.].io and $c.m["emulated/"+.].io) then
+			"\n  I/O per txn  real  reads  writes     KiB | emulated  reads  writes     KiB\n" +
+			([$c.drives[] | . as $d | select($c.m["real/"+$d].io and $c.m["emulated/"+$d].io) |
+				"  \($d | .+"            " | .[:12])    " +
+				([$c.m["real/"+$d].io[] | r2 | lpad(7)] | join(" ")) + " |         " +
+				([$c.m["emulated/"+$d].io[] | r2 | lpad(7)] | join(" "))] | join("\n"))
+			else "" end) +
 		"\n  pair                    TPS ratio real / emu (error)     p99 ratio real / emu (factor)\n" +
 		([.pairs[] | "  \(.pair | . + "                      " | .[:22])  \(.rt | r2) / \(.et | r2) (\(.terr | pct))" +
 			"                 \(.rp | r2) / \(.ep | r2) (\(.pf | r2)x)"] | join("\n")) +
@@ -131,13 +192,16 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--drives) DRIVES=${2:?--drives needs a list}; shift 2 ;;
 	--servers) SERVERS=${2:?--servers needs a list}; shift 2 ;;
+	--workloads) WORKLOADS=${2:?--workloads needs a list}; shift 2 ;;
 	--configs) CONFIGS=${2:?--configs needs a list}; shift 2 ;;
+	--scale) TPCC_SCALE=${2:?--scale needs a number}; shift 2 ;;
+	--rounds) ROUNDS=${2:?--rounds needs a number}; shift 2 ;;
 	--threads) THREADS=${2:?--threads needs a list}; shift 2 ;;
 	--time) TIME=${2:?--time needs seconds}; shift 2 ;;
 	--warmup) WARMUP=${2:?--warmup needs seconds}; shift 2 ;;
 	--out) OUT=${2:?--out needs a folder}; shift 2 ;;
 	--short)
-		DRIVES=ram,ram-slow SERVERS=mariadb CONFIGS=big THREADS=4 TIME=10 WARMUP=5
+		DRIVES=ram,ram-slow SERVERS=mariadb WORKLOADS=oltp CONFIGS=big THREADS=4 TIME=5 WARMUP=3 ROUNDS=1
 		BP=32M TABLES=4 SIZE=50000 SLOW_IOPS=100
 		shift ;;
 	--report) report "${2:?--report needs a raw.jsonl}"; exit $? ;;
@@ -145,9 +209,10 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
-for v in TIME WARMUP SLOW_IOPS SLOWER_IOPS SLOWER_MBPS; do
+for v in TIME WARMUP SLOW_IOPS SLOWER_IOPS SLOWER_MBPS TPCC_SCALE ROUNDS; do
 	[[ ${!v} =~ ^[0-9]+$ ]] && [ "${!v}" -gt 0 ] || die "$v must be a whole number > 0, not '${!v}'"
 done
+[[ $CPU_SHARES =~ ^[0-9]+$ ]] || die "CPU_SHARES must be a whole number (0: no cpu cgroup), not '$CPU_SHARES'"
 [[ $THREADS =~ ^[0-9]+(,[0-9]+)*$ ]] || die "--threads: expected a comma list of numbers, not '$THREADS'"
 IFS=, read -r -a DRIVE_LIST <<<"$DRIVES"
 IFS=, read -r -a SERVER_LIST <<<"$SERVERS"
@@ -158,6 +223,10 @@ done
 [ ${#DRIVE_LIST[@]} -ge 2 ] || die "--drives: name at least two drives to compare"
 for s in "${SERVER_LIST[@]}"; do
 	case $s in mariadb|postgres) ;; *) die "--servers: unknown server '$s' (mariadb, postgres)" ;; esac
+done
+IFS=, read -r -a WORKLOAD_LIST <<<"$WORKLOADS"
+for w in "${WORKLOAD_LIST[@]}"; do
+	case $w in oltp|tpcc|replay) ;; *) die "--workloads: unknown workload '$w' (oltp, tpcc, replay)" ;; esac
 done
 for c in "${CONFIG_LIST[@]}"; do
 	case $c in big|fit) ;; *) die "--configs: unknown configuration '$c' (big, fit)" ;; esac
@@ -179,9 +248,10 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 WORK=$(mktemp -d /tmp/appio-drives.XXXXXX)       # short: socket paths must stay short
 chmod 755 "$WORK"                               # PostgreSQL runs as its own user
-TMPFS=$WORK/tmpfs MNT=$WORK/ram LOOP=''
+TMPFS=$WORK/tmpfs MNT=$WORK/ram LOOP='' CPUCG='' CPUHOME=''
 : >"$OUT/raw.jsonl"
 : >"$OUT/report.txt"
+log "work folder $WORK, cgroups appio-drives-$$*"
 
 cleanup() {
 	set +e
@@ -195,6 +265,12 @@ cleanup() {
 		for i in $(seq 50); do [ -s "$c/cgroup.procs" ] || break; sleep 0.1; done
 		rmdir "$c"
 	done
+	if [ -n "$CPUCG" ] && [ -d "$CPUCG" ]; then
+		echo $$ >"$CPUHOME/cgroup.procs"
+		xargs -r kill <"$CPUCG/cgroup.procs" 2>/dev/null
+		for i in $(seq 50); do [ -s "$CPUCG/cgroup.procs" ] || break; sleep 0.1; done
+		rmdir "$CPUCG"
+	fi
 	mountpoint -q "$MNT" 2>/dev/null && umount "$MNT"
 	if [ -n "$LOOP" ]; then
 		losetup -d "$LOOP"
@@ -213,6 +289,18 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+
+# The CPU share: this shell and all it starts, from here on
+if [ "$CPU_SHARES" -gt 0 ]; then
+	CPUHOME=/sys/fs/cgroup/cpu$(awk -F: '$2 ~ /(^|,)cpu(,|$)/ { print $3 }' /proc/self/cgroup)
+	if [ -w "$CPUHOME/cgroup.procs" ] && mkdir "$CPUHOME/appio-drives-$$" 2>/dev/null; then
+		CPUCG=$CPUHOME/appio-drives-$$
+		echo "$CPU_SHARES" >"$CPUCG/cpu.shares"
+		echo $$ >"$CPUCG/cgroup.procs"
+	else
+		log "no writable cpu cgroup at $CPUHOME: running without a CPU share"
+	fi
+fi
 
 # The devices: the RAM loop device, and the disk under --out.
 need_ram=0 need_disk=0
@@ -284,75 +372,221 @@ settings() {  # KIND: the server settings of the configuration
 	esac
 }
 
-# real KIND CONFIG TABLES SIZE: prepare once per device, then every drive on it
-real() {
-	local kind=$1 cfg=$2 tables=$3 size=$4 dev drive srv conn t prepared=''
+# uncache PATH: drop the page cache of the files under PATH, so that a point
+# starts cold whichever drive's memory cgroup the previous point charged its
+# cache to (ram and ram-slow share a device)
+uncache() {
+	sync -f "$1" 2>/dev/null || sync
+	find "$1" -type f -exec dd if={} iflag=nocache count=0 status=none \; 2>/dev/null || true
+}
+
+# server_up KIND DRIVE: start the server on the drive's device, inside the
+# drive's cgroups; prints the appio options that connect to it
+server_up() {
+	local kind=$1 drive=$2 srv conn
+	srv=$(folder "$drive")/srv-$kind
+	uncache "$srv"
+	# shellcheck disable=SC2046
+	conn=$(in_cg "$drive" "$kind" "$ROOT/scripts/db-start.sh" "$kind" "$srv" $(settings "$kind") 2>"$WORK/start.err" | tail -n 1) ||
+		die "cannot start $kind on $drive: $(tail -n 1 "$WORK/start.err")"
+	echo "$conn"
+}
+server_down() { "$ROOT/scripts/db-stop.sh" "$(folder "$2")/srv-$1" >/dev/null; }
+
+# db_args SET: the workload and tables of a set, as appio db takes them
+db_args() {
+	case $1 in
+	tpcc) echo "tpcc --tables 1 --scale $TPCC_SCALE" ;;
+	*) echo "oltp_read_write --tables $SET_TABLES --table-size $SET_SIZE" ;;
+	esac
+}
+
+# prepare KIND SET: a fresh server with the set's tables on every device
+prepare() {
+	local kind=$1 set=$2 drive dev conn done=''
 	for drive in "${DRIVE_LIST[@]}"; do
 		dev=$(device "$drive")
-		srv=$(folder "$drive")/srv-$kind          # the server's data folder, on the drive
-		if [[ " $prepared " != *" $dev "* ]]; then
-			"$ROOT/scripts/db-stop.sh" "$srv" --remove >/dev/null 2>&1 || true
-			# shellcheck disable=SC2046
-			conn=$(in_cg "$dev" "$kind" "$ROOT/scripts/db-start.sh" "$kind" "$srv" $(settings "$kind") 2>"$WORK/start.err" | tail -n 1) ||
-				die "cannot start $kind on $drive: $(tail -n 1 "$WORK/start.err")"
-			log "$kind $cfg on $dev: preparing $tables x $size rows"
-			# shellcheck disable=SC2086
-			"$APPIO" db prepare oltp_read_write $conn --tables "$tables" --table-size "$size" --threads 2 >/dev/null
-			"$ROOT/scripts/db-stop.sh" "$srv" >/dev/null
-			prepared="$prepared $dev"
-		fi
-		# shellcheck disable=SC2046
-		conn=$(in_cg "$drive" "$kind" "$ROOT/scripts/db-start.sh" "$kind" "$srv" $(settings "$kind") 2>"$WORK/start.err" | tail -n 1) ||
-			die "cannot start $kind on $drive: $(tail -n 1 "$WORK/start.err")"
-		for t in ${THREADS//,/ }; do
-			log "$kind $cfg on $drive: real server, $t threads"
-			# shellcheck disable=SC2086
-			"$APPIO" db run oltp_read_write $conn --tables "$tables" --table-size "$size" --threads "$t" \
-				--time "$TIME" --warmup-time "$WARMUP" --json "$WORK/real.json" >/dev/null 2>"$WORK/real.err" ||
-				die "$kind on $drive: appio db run failed: $(tail -n 1 "$WORK/real.err")"
-			jq -c --arg s "$kind" --arg c "$cfg" --arg d "$drive" \
-				'{side: "real", server: $s, config: $c, drive: $d, threads: .points[0].threads,
-				  tps: .points[0].classes.txn.ops_per_s, p99: .points[0].classes.txn.lat_ns.p99}' \
-				"$WORK/real.json" >>"$OUT/raw.jsonl"
-		done
-		"$ROOT/scripts/db-stop.sh" "$srv" >/dev/null
-	done
-	for drive in "${DRIVE_LIST[@]}"; do
-		"$ROOT/scripts/db-stop.sh" "$(folder "$drive")/srv-$kind" --remove >/dev/null 2>&1 || true
+		[[ " $done " == *" $dev "* ]] && continue
+		"$ROOT/scripts/db-stop.sh" "$(folder "$dev")/srv-$kind" --remove >/dev/null 2>&1 || true
+		conn=$(server_up "$kind" "$dev")
+		log "$kind $set on $dev: preparing $(db_args "$set" | cut -d' ' -f2-)"
+		# shellcheck disable=SC2046,SC2086
+		"$APPIO" db prepare $(db_args "$set") $conn --threads 2 >/dev/null 2>"$WORK/prep.err" ||
+			die "$kind on $dev: appio db prepare failed: $(tail -n 1 "$WORK/prep.err")"
+		server_down "$kind" "$dev"
+		done="$done $dev"
 	done
 }
 
-# emulated KIND CONFIG TABLES SIZE: appio run oltp on every drive
+# io_snap DRIVE: what the drive's blkio cgroup has sent to its device so far,
+# as the throttle counts it: "reads writes read_bytes write_bytes". Buffered
+# writes that the kernel's flusher threads write back count in no cgroup
+# (cgroup v1): neither here nor under the throttle.
+io_snap() {
+	local b=$BLKIO/appio-drives-$$-$1 mm
+	mm=$(majmin "$(folder "$1")")
+	awk -v mm="$mm" '$1 == mm && $2 == "Read" { r = $3 } $1 == mm && $2 == "Write" { w = $3 }
+		END { printf "%d %d ", r, w }' "$b/blkio.throttle.io_serviced"
+	awk -v mm="$mm" '$1 == mm && $2 == "Read" { r = $3 } $1 == mm && $2 == "Write" { w = $3 }
+		END { printf "%d %d\n", r, w }' "$b/blkio.throttle.io_service_bytes"
+}
+
+# point FILE SIDE KIND SET DRIVE ROUND WORKLOAD BEFORE AFTER: one raw line per
+# point of a result (tpcc's set named by its warehouses, w2), with the I/O of
+# the drive's cgroup from BEFORE to AFTER (io_snap), over the warm-up and the
+# measured seconds of a one-point run
+point() {
+	local c=$4
+	[ "$c" = tpcc ] && c=w$TPCC_SCALE
+	jq -c --arg side "$2" --arg s "$3" --arg c "$c" --arg d "$5" --argjson r "$6" --arg w "$7" \
+		--arg b "$8" --arg a "$9" --argjson secs "$((WARMUP + TIME))" \
+		"(\$a | split(\" \") | map(tonumber)) as \$A | (\$b | split(\" \") | map(tonumber)) as \$B |
+		 .points as \$p | .points[] | {side: \$side, server: \$s, workload: \$w, config: \$c, drive: \$d, round: \$r, threads,
+		  tps: .classes.txn.ops_per_s, p99: .classes.txn.lat_ns.p99} +
+		 if (\$p | length) == 1 then {io: {reads: (\$A[0] - \$B[0]), writes: (\$A[1] - \$B[1]),
+		  read_bytes: (\$A[2] - \$B[2]), write_bytes: (\$A[3] - \$B[3]), seconds: \$secs}} else {} end" "$1" >>"$OUT/raw.jsonl"
+}
+
+# real KIND SET DRIVE ROUND: the server on the drive, a cold start, every thread count
+real() {
+	local kind=$1 set=$2 drive=$3 round=$4 conn t w=oltp before
+	[ "$set" = tpcc ] && w=tpcc
+	conn=$(server_up "$kind" "$drive")
+	for t in ${THREADS//,/ }; do
+		log "$kind $set on $drive, round $round: real server, $t threads"
+		before=$(io_snap "$drive")
+		# shellcheck disable=SC2046,SC2086
+		"$APPIO" db run $(db_args "$set") $conn --threads "$t" \
+			--time "$TIME" --warmup-time "$WARMUP" --json "$WORK/real.json" >/dev/null 2>"$WORK/real.err" ||
+			die "$kind on $drive: appio db run failed: $(tail -n 1 "$WORK/real.err")"
+		point "$WORK/real.json" real "$kind" "$set" "$drive" "$round" "$w" "$before" "$(io_snap "$drive")"
+	done
+	server_down "$kind" "$drive"
+}
+
+# emu_file DRIVE: the emulator's target on the drive's device, laid out
+# once per set (outside the throttle: the layout is not measured)
+emu_file() {
+	local f
+	f=$(folder "$1")/emu-$(device "$1").dat
+	if [ ! -e "$f" ]; then
+		"$APPIO" run 128k-seqread --target "$f" --size "${EMU_MB}M" --time 1 >/dev/null
+		sync -f "$f"
+	fi
+	echo "$f"
+}
+
+# emulated KIND SET DRIVE ROUND: appio run oltp or tpcc, in the drive's cgroups
 emulated() {
-	local kind=$1 cfg=$2 tables=$3 size=$4 drive f model=innodb extra=()
-	local mb=$((256 + tables * size * 300 / 1048576))
-	# PostgreSQL's model keeps max_wal_size (1G) of WAL beside the tables
-	[ "$kind" = postgres ] && model=postgres extra=(--direct 0) mb=$((mb + 1024))
-	for drive in "${DRIVE_LIST[@]}"; do
-		f=$(folder "$drive")/emu.dat
-		rm -f "$f"
-		"$APPIO" run 128k-seqread --target "$f" --size "${mb}M" --time 1 >/dev/null
-		sync
-		log "$kind $cfg on $drive: emulator, threads $THREADS"
-		in_cg "$drive" "$kind" "$APPIO" run oltp --target "$f" --size "${mb}M" --engine-model "$model" \
-			--buffer-pool "$BP" "${extra[@]}" --tables "$tables" --table-size "$size" --threads "$THREADS" \
-			--time "$TIME" --ramp "$WARMUP" --json "$WORK/emu.json" >/dev/null 2>"$WORK/emu.err" ||
-			die "$kind on $drive: appio run oltp failed: $(tail -n 1 "$WORK/emu.err")"
-		jq -c --arg s "$kind" --arg c "$cfg" --arg d "$drive" \
-			'.points[] | {side: "emulated", server: $s, config: $c, drive: $d, threads,
-			  tps: .classes.txn.ops_per_s, p99: .classes.txn.lat_ns.p99}' "$WORK/emu.json" >>"$OUT/raw.jsonl"
-		rm -f "$f"
+	local kind=$1 set=$2 drive=$3 round=$4 f model=innodb extra=() w=oltp before
+	# PostgreSQL reads, writes and syncs with system calls, so does its model
+	# here: libaio would hand its fsyncs (and so the writes of its buffered
+	# pages) to kernel workers that are in no cgroup, past the throttle
+	[ "$kind" = postgres ] && model=postgres extra=(--direct 0 --engine sync)
+	if [ "$set" = tpcc ]; then
+		w=tpcc extra+=(--warehouses "$TPCC_SCALE")
+	else
+		extra+=(--tables "$SET_TABLES" --table-size "$SET_SIZE")
+	fi
+	f=$(emu_file "$drive")
+	uncache "$f"
+	log "$kind $set on $drive, round $round: emulator, threads $THREADS"
+	cgroup "$drive" "$kind" >/dev/null
+	before=$(io_snap "$drive")
+	in_cg "$drive" "$kind" "$APPIO" run "$w" --target "$f" --size "${EMU_MB}M" --engine-model "$model" \
+		--buffer-pool "$BP" "${extra[@]}" --threads "$THREADS" \
+		--time "$TIME" --ramp "$WARMUP" --json "$WORK/emu.json" >/dev/null 2>"$WORK/emu.err" ||
+		die "$kind on $drive: appio run $w failed: $(tail -n 1 "$WORK/emu.err")"
+	point "$WORK/emu.json" emulated "$kind" "$set" "$drive" "$round" "$w" "$before" "$(io_snap "$drive")"
+}
+
+# capture KIND SET: on the first drive (the fastest), the server warmed up,
+# then one measured run per thread count under --capture: the traces replayed
+# on every drive, and the TPS the server had while they were taken
+capture() {
+	local kind=$1 set=$2 drive=${DRIVE_LIST[0]} conn t
+	conn=$(server_up "$kind" "$drive")
+	for t in ${THREADS//,/ }; do
+		log "$kind $set on $drive: capturing $t threads"
+		# shellcheck disable=SC2046,SC2086
+		"$APPIO" db run $(db_args "$set") $conn --threads "$t" --time "$WARMUP" >/dev/null 2>&1 || true
+		# shellcheck disable=SC2046,SC2086
+		"$APPIO" db run $(db_args "$set") $conn --threads "$t" --time "$TIME" \
+			--capture "$WORK/trace-$t" --json "$WORK/cap.json" >/dev/null 2>"$WORK/cap.err" ||
+			die "$kind on $drive: appio db run --capture failed: $(tail -n 1 "$WORK/cap.err")"
+		jq '.points[0].classes.txn.ops_per_s' "$WORK/cap.json" >"$WORK/trace-$t.tps"
+		"$APPIO" trace info "$WORK/trace-$t" --json | jq '.ios / .duration_s' >"$WORK/trace-$t.iops"
+	done
+	server_down "$kind" "$drive"
+}
+
+# replay KIND SET DRIVE ROUND: each captured trace on the drive's emulator
+# file, with each of REPLAY_TIMING (default load,trace): load, as fast as the
+# drive takes it at the trace's own in-flight counts; trace, on the trace's
+# schedule, as far as the drive keeps up. Its TPS is the server's at the
+# capture scaled by the replay's I/O rate over the trace's (the ratio between
+# two drives is the ratio of I/O rates); its p99 is the I/Os' service time, a
+# transaction's being unknown to it.
+replay() {
+	local kind=$1 set=$2 drive=$3 round=$4 f t tm
+	f=$(emu_file "$drive")
+	for t in ${THREADS//,/ }; do
+		for tm in ${REPLAY_TIMING//,/ }; do
+			log "$kind $set on $drive, round $round: replay of the $t-thread trace, timing $tm"
+			in_cg "$drive" "$kind" "$APPIO" run replay --trace "$WORK/trace-$t" --timing "$tm" --loops 100000 \
+				--map wrap --target "$f" --size "${EMU_MB}M" --time "$TIME" --json "$WORK/rep.json" >/dev/null 2>"$WORK/rep.err" ||
+				die "$kind on $drive: appio run replay failed: $(tail -n 1 "$WORK/rep.err")"
+			jq -c --arg s "$kind" --arg c "$set" --arg d "$drive" --argjson r "$round" --argjson t "$t" \
+				--arg w "replay-$tm" --argjson ctps "$(cat "$WORK/trace-$t.tps")" --argjson tio "$(cat "$WORK/trace-$t.iops")" \
+				'.points[0] | {side: "emulated", server: $s, workload: $w, config: $c, drive: $d, round: $r,
+				  threads: $t, tps: ($ctps * .classes.total.ops_per_s / $tio), p99: .classes.total.lat_ns.p99,
+				  replay_iops: .classes.total.ops_per_s, trace_iops: $tio, capture_tps: $ctps}' \
+				"$WORK/rep.json" >>"$OUT/raw.jsonl"
+		done
 	done
 }
 
+# The sets: each oltp configuration (its real points serve the replay too),
+# then tpcc. Each round visits every drive, the real server and then the
+# emulator on it, the drives in an order rotated by one per round, so that
+# what else the machine does falls on every drive alike.
+has() { [[ ",$WORKLOADS," == *",$1,"* ]]; }
+SETS=()
+if has oltp || has replay; then SETS+=("${CONFIG_LIST[@]}"); fi
+if has tpcc; then SETS+=(tpcc); fi
 for kind in "${SERVER_LIST[@]}"; do
-	for cfg in "${CONFIG_LIST[@]}"; do
-		case $cfg in
-		big) tables=$TABLES size=$SIZE ;;
-		fit) tables=$FIT_TABLES size=$FIT_SIZE ;;
+	for set in "${SETS[@]}"; do
+		case $set in
+		big) SET_TABLES=$TABLES SET_SIZE=$SIZE ;;
+		fit) SET_TABLES=$FIT_TABLES SET_SIZE=$FIT_SIZE ;;
 		esac
-		real "$kind" "$cfg" "$tables" "$size"
-		emulated "$kind" "$cfg" "$tables" "$size"
+		if [ "$set" = tpcc ]; then
+			# the model's own need for the tables and the log, from its refusal
+			EMU_MB=$("$APPIO" run tpcc --warehouses "$TPCC_SCALE" --engine-model "$([ "$kind" = postgres ] && echo postgres || echo innodb)" \
+				--target "$WORK/probe" --size 1M --time 1 2>&1 | sed -n 's/.* need \([0-9]*\) MiB.*/\1/p' || true)
+			rm -f "$WORK/probe"
+			[ -n "$EMU_MB" ] || die "cannot learn the tpcc model's size at --scale $TPCC_SCALE"
+			EMU_MB=$((EMU_MB + 64))
+		else
+			EMU_MB=$((256 + SET_TABLES * SET_SIZE * 300 / 1048576))
+			# PostgreSQL's model keeps max_wal_size (1G) of WAL beside the tables
+			[ "$kind" = postgres ] && EMU_MB=$((EMU_MB + 1024))
+		fi
+		prepare "$kind" "$set"
+		[ "$set" != tpcc ] && has replay && capture "$kind" "$set"
+		for ((r = 1; r <= ROUNDS; r++)); do
+			n=${#DRIVE_LIST[@]}
+			for ((i = 0; i < n; i++)); do
+				drive=${DRIVE_LIST[$(( (i + r - 1) % n ))]}
+				real "$kind" "$set" "$drive" "$r"
+				if [ "$set" = tpcc ] || has oltp; then emulated "$kind" "$set" "$drive" "$r"; fi
+				if [ "$set" != tpcc ] && has replay; then replay "$kind" "$set" "$drive" "$r"; fi
+			done
+		done
+		for drive in "${DRIVE_LIST[@]}"; do
+			"$ROOT/scripts/db-stop.sh" "$(folder "$drive")/srv-$kind" --remove >/dev/null 2>&1 || true
+			rm -f "$(folder "$drive")"/emu-*.dat
+		done
 	done
 done
 

@@ -15,7 +15,6 @@ if ! command -v mariadbd >/dev/null && ! command -v mysqld >/dev/null; then
 	finish
 fi
 
-loops_before=$(losetup -a | grep -c appio-drives || true)
 APPIO=$APPIO scripts/fidelity-drives.sh --short --out "$T/out" >"$T/out.txt" 2>&1
 rc=$?
 if [ $rc -eq 2 ] && grep -q "fidelity-drives: \(no writable\|no free loop\)" "$T/out.txt"; then
@@ -38,9 +37,12 @@ jq_check "the throttle slowed the real server by over 1.5x" "$T/raw.json" \
 	 1.5 * ([.[] | select(.side == "real" and .drive == "ram-slow")][0].tps)'
 check "--report rebuilds the same comparison from raw.jsonl" \
 	bash -c "scripts/fidelity-drives.sh --report '$T/out/raw.jsonl' | diff - '$T/out/report.txt'"
-check "no loop device, mount or cgroup left behind" bash -c \
-	"[ \$(losetup -a | grep -c appio-drives) -eq $loops_before ] && ! grep -q appio-drives /proc/mounts &&
-	 ! ls -d /sys/fs/cgroup/blkio/appio-drives-* 2>/dev/null"
+# this run's own: other runs of the script may be going on beside it
+work=$(sed -n 's/^fidelity-drives: work folder \(.*\), cgroups \(appio-drives-[0-9]*\)\*$/\1/p' "$T/out.txt")
+cg=$(sed -n 's/^fidelity-drives: work folder \(.*\), cgroups \(appio-drives-[0-9]*\)\*$/\2/p' "$T/out.txt")
+check "no loop device, mount, folder or cgroup left behind" bash -c \
+	"[ -n '$work' ] && [ -n '$cg' ] && ! losetup -a | grep -q '$work/' && ! grep -q '$work/' /proc/mounts &&
+	 [ ! -e '$work' ] && [ -z \"\$(ls -d /sys/fs/cgroup/*/$cg /sys/fs/cgroup/*/$cg-* /sys/fs/cgroup/memory/*/*/$cg-* 2>/dev/null)\" ]"
 expect_exit 2 "an unknown drive is refused" -- scripts/fidelity-drives.sh --drives ram,nvme
 check "  in one line naming it" grep -qx "fidelity-drives: --drives: unknown drive 'nvme' (ram, ram-slow, disk, disk-slower)" "$T/stderr"
 finish
