@@ -10,69 +10,112 @@
 #   ONLY      substrings, space-separated: run only the tests whose name
 #             contains one of them ("unit/ t0300")
 #   SKIP_TESTS  space-separated substrings: tests whose name contains one are
-#             not run and count as skipped (make check runs the database-server
-#             tests only in its ASan pass)
+#             not run and count as skipped (make check runs the long tests only
+#             in its ASan pass)
+#   JOBS      tests run at a time (default 1); those of SERIAL_TESTS (default:
+#             the ones that start database servers, attach loop devices, make
+#             cgroups or count the machine's I/O) always run alone
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 export APPIO="${APPIO:-$PWD/appio}"
 UNIT_DIR="${UNIT_DIR:-$PWD/build/tests}"
-passed=0 failed=0 skipped=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+JOBS=${JOBS:-1}
+SERIAL_TESTS=${SERIAL_TESTS-t0610 t0620 t0650 t1060 t0920}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
 
-wanted() {  # NAME: does it match ONLY?
+matches() {  # NAME LIST: does NAME contain one of the words of LIST?
 	local w
-	[ -z "${ONLY:-}" ] && return 0
-	for w in $ONLY; do
+	for w in $2; do
 		case "$1" in *"$w"*) return 0 ;; esac
 	done
 	return 1
 }
 
-run_one() {  # NAME CMD...
-	local name=$1; shift
-	wanted "$name" || return
-	echo "# $name"
-	local pat
-	for pat in ${SKIP_TESTS:-}; do
-		case "$name" in *"$pat"*)
+# run_one I NAME CMD...: test number I; its report to $out/I.txt, then its
+# counts ("passed failed skipped") to $out/I.cnt, which says it is finished.
+run_one() {
+	local i=$1 name=$2; shift 2
+	local log="$out/$i.log" rep="$out/$i.txt"
+	{
+		echo "# $name"
+		if matches "$name" "${SKIP_TESTS:-}"; then
 			echo "  ok - $name # skip SKIP_TESTS=$SKIP_TESTS"
-			skipped=$((skipped + 1))
-			return ;;
-		esac
-	done
-	local start=$SECONDS
-	"$@" >"$log" 2>&1
-	local rc=$?
-	local p f s
-	p=$(grep -c '^ok - ' "$log")
-	f=$(grep -c '^not ok - ' "$log")
-	s=$(grep -c '^ok - .*# skip' "$log")
-	grep -E '^(not ok|ok) - ' "$log" | sed 's/^/  /'
-	if [ "$f" -gt 0 ] || [ "$rc" -ne 0 ]; then
-		sed 's/^/  | /' "$log" | grep -v -E '^  \| (ok|not ok) - ' | tail -n 40
-	fi
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "  not ok - $name exited with status $rc"
-		f=1
-	elif [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
-		sed 's/^/  | /' "$log" | tail -n 20
-		echo "  not ok - $name printed no test result"
-		f=1
-	fi
-	passed=$((passed + p - s)) failed=$((failed + f)) skipped=$((skipped + s))
-	echo "  ($((SECONDS - start)) s)"
+			echo "0 0 1" >"$out/$i.cnt.tmp"
+		else
+			local start=$SECONDS
+			"$@" >"$log" 2>&1
+			local rc=$?
+			local p f s
+			p=$(grep -c '^ok - ' "$log")
+			f=$(grep -c '^not ok - ' "$log")
+			s=$(grep -c '^ok - .*# skip' "$log")
+			grep -E '^(not ok|ok) - ' "$log" | sed 's/^/  /'
+			if [ "$f" -gt 0 ] || [ "$rc" -ne 0 ]; then
+				sed 's/^/  | /' "$log" | grep -v -E '^  \| (ok|not ok) - ' | tail -n 40
+			fi
+			if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+				echo "  not ok - $name exited with status $rc"
+				f=1
+			elif [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+				sed 's/^/  | /' "$log" | tail -n 20
+				echo "  not ok - $name printed no test result"
+				f=1
+			fi
+			echo "  ($((SECONDS - start)) s)"
+			echo "$((p - s)) $f $s" >"$out/$i.cnt.tmp"
+		fi
+	} >"$rep"
+	mv "$out/$i.cnt.tmp" "$out/$i.cnt"
 }
 
+names=() files=() runner=()     # runner: "bash" for a script, empty for a program
 for t in "$UNIT_DIR"/test_*; do
 	[ -x "$t" ] || continue
 	case "$t" in *.d) continue ;; esac
-	run_one "unit/$(basename "$t")" "$t"
+	names+=("unit/$(basename "$t")") files+=("$t") runner+=("")
 done
 for t in tests/e2e/t[0-9]*.sh; do
 	[ -f "$t" ] || continue
-	run_one "e2e/$(basename "$t" .sh)" bash "$t"
+	names+=("e2e/$(basename "$t" .sh)") files+=("$t") runner+=(bash)
 done
+
+# Reports are printed in the tests' order, each once its test has finished.
+passed=0 failed=0 skipped=0 shown=0
+show_finished() {
+	while [ "$shown" -lt "${#names[@]}" ]; do
+		if [ -e "$out/$shown.skip" ]; then shown=$((shown + 1)); continue; fi
+		[ -e "$out/$shown.cnt" ] || return
+		cat "$out/$shown.txt"
+		local p f s
+		read -r p f s <"$out/$shown.cnt"
+		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+		shown=$((shown + 1))
+	done
+}
+
+# JOBS tests at a time; a test of SERIAL_TESTS (database servers on free ports,
+# loop devices, cgroups, the machine's I/O counters) runs alone.
+for i in "${!names[@]}"; do
+	name=${names[$i]}
+	if [ -n "${ONLY:-}" ] && ! matches "$name" "$ONLY"; then
+		: >"$out/$i.skip"
+		continue
+	fi
+	if [ "$JOBS" -le 1 ] || matches "$name" "$SERIAL_TESTS"; then
+		wait
+		show_finished
+		# shellcheck disable=SC2086
+		run_one "$i" "$name" ${runner[$i]} "${files[$i]}"
+	else
+		while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; show_finished; done
+		# shellcheck disable=SC2086
+		run_one "$i" "$name" ${runner[$i]} "${files[$i]}" &
+	fi
+	show_finished
+done
+wait
+show_finished
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
