@@ -26,6 +26,7 @@ const char *const dbm_model_names[] = { "innodb", "postgres", NULL };
 #define LRU_USER_SCAN 100       /* InnoDB: a user thread looks this far from the LRU tail for a clean page */
 #define COMMIT_REDO 40          /* innodb: undo-log header state + trx commit; pg: commit record */
 #define WAIT_NS 10000000ULL     /* longest single wait before looking at the stop flag */
+#define PG_WAL_SEG (16 * MIB)    /* PostgreSQL wal_segment_size default */
 /*
  * Redo of a split or merge of a secondary-index leaf, calibrated to MariaDB
  * 10.11 (dbm_sec.h): about 5.3 KB per split, merge and page reorganisation,
@@ -154,11 +155,18 @@ static void layout(struct dbm *db, const struct target *t)
 		db->max_age = margin;
 		db->af_lwm = db->log_capacity / 10;     /* innodb_adaptive_flushing_lwm = 10 */
 	} else {
-		/* CheckPointSegments: max_wal_size / (1 + checkpoint_completion_target 0.9);
-		   the circular region must never overrun the redo point (a model limit) */
+		/* CheckPointSegments: max_wal_size / (1 + checkpoint_completion_target
+		   0.9) in whole 16 MiB segments, at least one (XLogCheckpointNeeded()
+		   asks at each segment's end). max_wal_size is a soft limit: no
+		   backend ever waits for WAL space, the WAL grows past it while a
+		   checkpoint runs behind (at full speed: IsCheckpointOnSchedule()).
+		   A stall here deadlocked the model with max_wal_size 32M: the
+		   checkpoint, paced by the WAL written, waited for the writers it
+		   stalled. The region is reused circularly (page ids, not contents). */
+		uint64_t segs = (uint64_t)((double)(db->log_size / PG_WAL_SEG) / 1.9);
 		db->log_capacity = db->log_body;
-		db->ckpt_wal = (uint64_t)((double)db->log_size / 1.9);
-		db->max_age = db->log_body - db->log_body / 16;
+		db->ckpt_wal = (segs ? segs : 1) * PG_WAL_SEG;
+		db->max_age = UINT64_MAX;
 		db->async_age = db->ckpt_wal;
 	}
 }

@@ -41,10 +41,10 @@ struct harness {
 };
 
 /* @spaces > 0: that many tablespaces of 100 pages each before the start. */
-static int harness_init(struct harness *h, uint64_t log_size, unsigned spaces)
+static int harness_model(struct harness *h, int model, uint64_t log_size, unsigned spaces)
 {
 	char err[256];
-	struct dbm_opts o = { .model = DBM_INNODB, .buffer_pool = 4 << 20, .log_size = log_size,
+	struct dbm_opts o = { .model = model, .buffer_pool = 4 << 20, .log_size = log_size,
 			      .flush_log_at_commit = 1, .io_capacity = 200, .io_capacity_max = 2000,
 			      .checkpoint_timeout = 300 };
 
@@ -75,6 +75,11 @@ static int harness_init(struct harness *h, uint64_t log_size, unsigned spaces)
 	}
 	pthread_barrier_init(&h->bar, NULL, NW);
 	return 0;
+}
+
+static int harness_init(struct harness *h, uint64_t log_size, unsigned spaces)
+{
+	return harness_model(h, DBM_INNODB, log_size, spaces);
 }
 
 static void harness_release(struct harness *h)
@@ -263,10 +268,52 @@ static void data_fsyncs_per_space(void)
 	free(h);
 }
 
+/*
+ * PostgreSQL with max_wal_size 32M: max_wal_size is a soft limit, so a
+ * writer never waits for WAL space, and a checkpoint that the WAL has run
+ * ahead of writes everything at once. The model used to stall writers near
+ * the end of its WAL region while the checkpoint, paced by the WAL written,
+ * waited for them: no transaction at all.
+ */
+static void pg_small_wal(void)
+{
+	struct harness *h = calloc(1, sizeof(*h));
+
+	CHECK(harness_model(h, DBM_POSTGRES, 32 << 20, 1) == 0, "harness");
+	struct dbm *db = &h->db;
+	struct emu_worker *w = &h->w[0].pub;
+	CHECK(db->ckpt_wal == 16 << 20, "a checkpoint every 16 MiB segment: %llu",
+	      (unsigned long long)db->ckpt_wal);
+	for (uint64_t p = 0; p < 20; p++)
+		CHECK(dbm_page(w, db, p, DBM_CREATE, 100) == 0, "page %llu dirtied", (unsigned long long)p);
+	pthread_mutex_lock(&db->pool_mx);
+	dbm_log_advance(w, db, db->ckpt_wal);
+	pthread_mutex_unlock(&db->pool_mx);
+	CHECK(dbm_flush_checkpointer(w, db) == 0 && db->cl.ckpt_running, "a checkpoint begins");
+	uint64_t redo = db->cl.ckpt_redo, written = sum(h, DBM_C_WRITTEN);
+	CHECK(written < 20, "spread: %llu of 20 pages written at once", (unsigned long long)written);
+	/* twice the WAL region past the last checkpoint: a stall would end only
+	   at the stop, two seconds from now */
+	pthread_mutex_lock(&db->pool_mx);
+	dbm_log_advance(w, db, 2 * db->log_size);
+	pthread_mutex_unlock(&db->pool_mx);
+	atomic_store(&h->pc.t_end, emu_now() + 2000000000ull);
+	CHECK(dbm_page(w, db, 30, DBM_CREATE, 100) == 0, "the writer goes on");
+	CHECK(sum(h, DBM_C_STALLS) == 0, "no stall: %llu", (unsigned long long)sum(h, DBM_C_STALLS));
+	atomic_store(&h->pc.t_end, UINT64_MAX);
+	CHECK(dbm_flush_checkpointer(w, db) == 0 && !db->cl.ckpt_running, "the late checkpoint completes");
+	CHECK(sum(h, DBM_C_WRITTEN) == 20 && sum(h, DBM_C_CKPTS) == 1 && atomic_load(&db->ckpt_lsn) == redo,
+	      "all 20 pages written, checkpoint at its redo point (%llu written, %llu checkpoints)",
+	      (unsigned long long)sum(h, DBM_C_WRITTEN), (unsigned long long)sum(h, DBM_C_CKPTS));
+	harness_release(h);
+	free(h);
+}
+
 int main(void)
 {
 	RUN(group_commit);
 	RUN(log_space_stall);
 	RUN(data_fsyncs_per_space);
+	RUN(pg_small_wal);
 	return check_done();
 }
