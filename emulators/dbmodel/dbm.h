@@ -126,6 +126,7 @@ struct dbm_purge_op {
 	uint64_t arg;           /* the page, or the entry's rank */
 	uint32_t redo;
 	uint32_t kind;          /* enum dbm_purge_kind */
+	uint32_t t_ms;          /* when its transaction committed (ms, the model's clock) */
 };
 #define DBM_TXN_PURGE 16        /* purge records kept per transaction; more are dropped */
 
@@ -169,6 +170,7 @@ struct dbm {
 	bool adaptive_lwm;              /* innodb: adaptive flushing from af_lwm (not 10.11's default) */
 	uint64_t ckpt_wal, ckpt_timeout_ns;                     /* postgres */
 	uint64_t undo_first, undo_pages, rseg_first;            /* innodb undo */
+	uint32_t purge_lag_ms;          /* innodb: purge takes transactions committed this long ago */
 
 	pthread_mutex_t pool_mx;
 	pthread_cond_t pool_cv;         /* a read or write finished, a frame was freed */
@@ -187,6 +189,7 @@ struct dbm {
 	_Atomic uint64_t undo_pos;
 	_Atomic uint32_t epoch;         /* postgres: checkpoints begun (full-page images) */
 	uint32_t *page_epoch;           /* postgres: epoch of each page's last full-page image */
+	uint8_t *page_hint;             /* postgres: 1 while a page's last change awaits its hint bits */
 
 	pthread_mutex_t hist_mx;        /* the history list: committed work for purge */
 	struct dbm_purge_op *hist;

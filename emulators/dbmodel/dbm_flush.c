@@ -42,6 +42,10 @@
 #define MAX_BATCH 128                   /* the doublewrite area's 128 pages */
 #define EXTENT_PAGES 64                 /* BUF_READ_AHEAD_AREA: 1 MiB of 16 KiB pages */
 #define BUF_LRU_MIN_LEN 256             /* buf0lru.h */
+/* The LRU length below which the cleaner frees nothing: BUF_LRU_MIN_LEN, or a
+   quarter of a pool smaller than the server allows (whose user threads would
+   otherwise wait for a cleaner that never frees a frame) */
+#define LRU_MIN(db) ((db)->frames > 4 * BUF_LRU_MIN_LEN ? BUF_LRU_MIN_LEN : (db)->frames / 4)
 #define FLUSH_AVG_LOOPS 30              /* innodb_flushing_avg_loops */
 #define LSN_SCAN_FACTOR 3               /* buf_flush_lsn_scan_factor */
 #define MAX_DIRTY_PCT 90                /* innodb_max_dirty_pages_pct */
@@ -152,7 +156,7 @@ int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, un
 	pthread_mutex_lock(&db->pool_mx);
 	for (unsigned i = 0; i < n; i++) {
 		dbm_pool_write_done(&db->pool, fi[i]);
-		if (evict && !db->pool.f[fi[i]].dirty && db->pool.lru.len > BUF_LRU_MIN_LEN)
+		if (evict && !db->pool.f[fi[i]].dirty && db->pool.lru.len > LRU_MIN(db))
 			dbm_pool_discard(&db->pool, fi[i]);     /* freed on completion */
 	}
 	pthread_cond_broadcast(&db->pool_cv);
@@ -225,7 +229,7 @@ static uint64_t flush_lru(struct emu_worker *w, struct dbm *db, uint64_t max, in
 	while (done < max && !*rc && !emu_stopping(w)) {
 		unsigned n = 0;
 		pthread_mutex_lock(&db->pool_mx);
-		if (db->pool.lru.len > BUF_LRU_MIN_LEN)
+		if (db->pool.lru.len > LRU_MIN(db))
 			n = add_neighbors(db, fi, dbm_pool_lru_batch(&db->pool, db->scan_depth, db->scan_depth,
 								     db->batch, fi));
 		pthread_cond_broadcast(&db->pool_cv);
@@ -335,7 +339,7 @@ int dbm_flush_cleaner(struct emu_worker *w, struct dbm *db)
 	uint64_t dirty = db->pool.flush.len, nfree = db->pool.nfree, lru = db->pool.lru.len;
 	pthread_mutex_unlock(&db->pool_mx);
 	double dirty_pct = (double)dirty * 100.0 / (double)(lru + nfree ? lru + nfree : 1);
-	bool need_lru = lru > BUF_LRU_MIN_LEN && nfree < db->scan_depth / 2;
+	bool need_lru = lru > LRU_MIN(db) && nfree < db->scan_depth / 2;
 	uint64_t age = oldest < lsn ? lsn - oldest : 0, done = 0, lru_n = 0;
 	bool hurry = async_target(db, lsn, oldest);
 
