@@ -14,6 +14,7 @@
 #include "appio/ckd.h"
 #include "appio/xalloc.h"
 #include "dbm.h"
+#include "dbm_calib.h"
 
 const char *const dbm_model_names[] = { "innodb", "postgres", NULL };
 
@@ -81,6 +82,18 @@ int dbm_config(struct dbm *db, const struct dbm_opts *o, char *err, size_t errle
 		return -EINVAL;
 	}
 	db->rtt_ns = (uint64_t)(o->client_rtt * 1000);
+	if (o->calibrate_from) {
+		struct dbm_calib c;
+		int rc = dbm_calib_load(o->calibrate_from, &c, err, errlen);
+		if (rc)
+			return rc;
+		db->cpu_ns = (uint64_t)(c.cpu_per_stmt_us * 1000);
+		db->rtt_ns = (uint64_t)(c.client_rtt_us * 1000);
+		snprintf(db->calib, sizeof(db->calib), "calibrated from '%s': the machine's %.1f us of CPU "
+			 "a statement at %u threads on %u CPUs, less %.0f us for the emulator's client wait; "
+			 "--client-rtt from the reads of the %u-thread point", o->calibrate_from, c.machine_us,
+			 c.bound_threads, c.cpus, DBM_CALIB_WAIT_CPU_US, c.latency_threads);
+	}
 	if (o->io_capacity_max < o->io_capacity) {
 		snprintf(err, errlen, "--io-capacity-max: %llu is below --io-capacity %llu",
 			 (unsigned long long)o->io_capacity_max, (unsigned long long)o->io_capacity);
@@ -264,16 +277,19 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 
 void dbm_info(const struct dbm *db, const struct dbm_opts *o, struct emu_run *run, const char *prefix)
 {
-	char key[64], val[160];
+	char key[64], val[600];
 
 	snprintf(key, sizeof(key), "%s.cpu_per_stmt_us", prefix);
 	snprintf(val, sizeof(val), "%g", (double)db->cpu_ns / 1000);
 	emu_info(run, key, val);
 	snprintf(key, sizeof(key), "%s.cpu_per_stmt", prefix);
-	snprintf(val, sizeof(val), o->cpu_per_stmt < 0
-		 ? "modelled: the %s default calibrated against the real server on 2 KVM cores "
-		   "(docs/oltp-tpcc.md says how to calibrate it on another machine)"
-		 : "modelled: given with --cpu-per-stmt (%s model)", dbm_model_names[db->model]);
+	if (db->calib[0])
+		snprintf(val, sizeof(val), "modelled: %s", db->calib);
+	else
+		snprintf(val, sizeof(val), o->cpu_per_stmt < 0
+			 ? "modelled: the %s default calibrated against the real server on 2 KVM cores "
+			   "(docs/oltp-tpcc.md says how to calibrate it on another machine)"
+			 : "modelled: given with --cpu-per-stmt (%s model)", dbm_model_names[db->model]);
 	emu_info(run, key, val);
 	snprintf(key, sizeof(key), "%s.client_rtt_us", prefix);
 	snprintf(val, sizeof(val), "%g", (double)db->rtt_ns / 1000);

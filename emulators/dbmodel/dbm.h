@@ -53,6 +53,8 @@ struct dbm_opts {
 	double client_rtt;              /* microseconds waited per statement */
 	uint64_t io_capacity, io_capacity_max;  /* innodb page cleaner rates */
 	uint64_t checkpoint_timeout;    /* postgres, seconds */
+	const char *calibrate_from;     /* an 'appio db run' result: cpu_per_stmt and client_rtt
+					   from it (NULL: none) */
 };
 
 extern const char *const dbm_model_names[];
@@ -86,7 +88,10 @@ extern const char *const dbm_model_names[];
 	{ "io-capacity-max", OPT_UINT, DBM_OPT(base, io_capacity_max), "2000", \
 	  "innodb_io_capacity_max: page-cleaner ceiling, pages/s", .min = 100, .max = 100000000 }, \
 	{ "checkpoint-timeout", OPT_UINT, DBM_OPT(base, checkpoint_timeout), "300", \
-	  "postgres checkpoint_timeout, seconds", .min = 1, .max = OPT_SECONDS_MAX }
+	  "postgres checkpoint_timeout, seconds", .min = 1, .max = OPT_SECONDS_MAX }, \
+	{ "calibrate-from", OPT_STR, DBM_OPT(base, calibrate_from), NULL, \
+	  "an 'appio db run' result of a real server on this machine (a thread sweep up to 2 x " \
+	  "the CPUs or more): --cpu-per-stmt and --client-rtt taken from it, overriding both" }
 
 #define DBM_HIST_OPS (1u << 18)        /* history list capacity, purge records */
 
@@ -160,6 +165,7 @@ struct dbm {
 	bool doublewrite;
 	bool flush_neighbors;           /* innodb_flush_neighbors = 1 on rotational storage */
 	uint64_t cpu_ns, rtt_ns;
+	char calib[512];                /* how --calibrate-from set them ("" when it did not) */
 	uint64_t io_capacity, io_capacity_max;
 	int fd;
 	uint64_t log_off, log_size, log_body;   /* header block at log_off, body after it */
