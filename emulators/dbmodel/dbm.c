@@ -50,6 +50,7 @@ const char *const dbm_model_names[] = { "innodb", "postgres", NULL };
  * again (a 32M pool: MariaDB read 8 and wrote 7 pages a transaction).
  */
 #define PURGE_LAG_MS 300
+#define PURGE_THREADS 4         /* innodb_purge_threads: purge's reads of evicted pages overlap */
 
 int dbm_config(struct dbm *db, const struct dbm_opts *o, char *err, size_t errlen)
 {
@@ -267,7 +268,9 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 	atomic_store(&db->ckpt_lsn, 8192);
 	atomic_store(&db->epoch, 1);
 	db->started = true;
-	run->bg_workers = 3;
+	/* innodb: page cleaner, log timer, innodb_purge_threads (4) purge workers;
+	   postgres: checkpointer, bgwriter, WAL writer */
+	run->bg_workers = db->model == DBM_INNODB ? 2 + PURGE_THREADS : 3;
 	/* a flush batch with its neighbours fills the doublewrite area (128 pages) */
 	run->max_io = (uint32_t)(DBLWR_PAGES * db->page_size > MIB ? DBLWR_PAGES * db->page_size : MIB);
 	run->writes = true;
