@@ -309,11 +309,41 @@ static void pg_small_wal(void)
 	free(h);
 }
 
+/*
+ * InnoDB's purge runs 0.3 s behind the commits (MariaDB's history list):
+ * a transaction's purge work waits in the history until then, then is done.
+ */
+static void purge_delay(void)
+{
+	struct harness *h = calloc(1, sizeof(*h));
+
+	CHECK(harness_init(h, 8 << 20, 1) == 0, "harness");
+	struct dbm *db = &h->db;
+	struct emu_worker *w = &h->w[0].pub, *bg = &h->w[1].pub;
+	struct dbm_txn t = { 0 };
+	CHECK(dbm_page(w, db, 5, DBM_CREATE, 100) == 0 && dbm_undo(w, db, &t, 100) == 0, "a row change");
+	dbm_purge_page(db, &t, 5, 20);
+	uint64_t t0 = emu_now();
+	CHECK(dbm_commit(w, db, &t) == 0, "commit");
+	/* worker 1 of 8 is not a background worker: dbm_bg_step() takes it for a purge worker */
+	CHECK(dbm_bg_step(bg, db) == 0, "purge round");
+	if (emu_now() - t0 < 250000000ull)
+		CHECK(h->w[1].counters[DBM_C_PURGED] == 0, "nothing purged within 0.25 s of the commit: %llu",
+		      (unsigned long long)h->w[1].counters[DBM_C_PURGED]);
+	nanosleep(&(struct timespec){ .tv_nsec = 320000000 }, NULL);
+	CHECK(dbm_bg_step(bg, db) == 0, "purge round");
+	CHECK(h->w[1].counters[DBM_C_PURGED] == 2, "the row and the undo page purged after 0.3 s: %llu",
+	      (unsigned long long)h->w[1].counters[DBM_C_PURGED]);
+	harness_release(h);
+	free(h);
+}
+
 int main(void)
 {
 	RUN(group_commit);
 	RUN(log_space_stall);
 	RUN(data_fsyncs_per_space);
 	RUN(pg_small_wal);
+	RUN(purge_delay);
 	return check_done();
 }
