@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "dbmodel/dbm.h"
+#include "dbmodel/dbm_lock.h"
 #include "check.h"
 #include "worker.h"
 
@@ -338,6 +339,85 @@ static void purge_delay(void)
 	free(h);
 }
 
+/* Row locks: the table finds every held row after deletions (backward shift). */
+static void lock_table(void)
+{
+	struct harness *h = calloc(1, sizeof(*h));
+	struct dbm_locks l;
+	uint64_t keys[3000];
+	bool waited;
+
+	CHECK(harness_init(h, 8 << 20, 0) == 0, "harness");
+	struct emu_worker *w = &h->w[0].pub;
+	dbm_locks_init(&l);
+	for (unsigned i = 0; i < 3000; i++) {
+		keys[i] = (uint64_t)(i % 7) << 32 | (i * 2654435761u % 100000);
+		CHECK(dbm_lock(w, &l, keys[i], 0, &waited) == 0 && !waited, "lock %u", i);
+	}
+	uint32_t used = l.used;
+	CHECK(used <= 3000 && used > 2900, "%u rows held", used);
+	/* release every other one, in a scattered order */
+	for (unsigned i = 0; i < 3000; i += 2)
+		dbm_unlock(&l, &keys[i], 1, 0);
+	for (unsigned i = 1; i < 3000; i += 2) {
+		uint32_t before = l.used;
+		CHECK(dbm_lock(w, &l, keys[i], 0, &waited) == 0 && l.used == before,
+		      "row %u still found as held", i);
+	}
+	/* another worker takes a released row at once */
+	CHECK(dbm_lock(&h->w[1].pub, &l, keys[0], 1, &waited) == 0 && !waited, "a released row is free");
+	used = l.used;
+	dbm_unlock(&l, keys, 1, 0);
+	CHECK(l.used == used, "an unlock by a worker that does not hold the row leaves it held");
+	dbm_locks_release(&l);
+	harness_release(h);
+	free(h);
+}
+
+struct lk_arg { struct harness *h; struct dbm_locks *l; int rc; bool waited; };
+
+static void *lock_b_then_a(void *p)
+{
+	struct lk_arg *a = p;
+	bool w0;
+	a->rc = dbm_lock(&a->h->w[1].pub, a->l, 2, 1, &w0);    /* B */
+	if (!a->rc)
+		a->rc = dbm_lock(&a->h->w[1].pub, a->l, 1, 1, &a->waited);      /* A: waits */
+	return NULL;
+}
+
+/* A waits for B's holder, who then wants A: the second is refused (a deadlock). */
+static void lock_deadlock(void)
+{
+	struct harness *h = calloc(1, sizeof(*h));
+	struct dbm_locks l;
+	struct lk_arg a = { .h = h, .l = &l, .rc = -1 };
+	pthread_t tid;
+	bool waited;
+
+	CHECK(harness_init(h, 8 << 20, 0) == 0, "harness");
+	dbm_locks_init(&l);
+	CHECK(dbm_lock(&h->w[0].pub, &l, 1, 0, &waited) == 0, "worker 0 holds A");
+	pthread_create(&tid, NULL, lock_b_then_a, &a);
+	uint64_t give_up = emu_now() + 10000000000ull;
+	for (;;) {
+		pthread_mutex_lock(&l.mx);
+		bool waiting = l.waits_for[1] == 0;
+		pthread_mutex_unlock(&l.mx);
+		if (waiting || emu_now() > give_up)
+			break;
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	}
+	CHECK(dbm_lock(&h->w[0].pub, &l, 2, 0, &waited) == -EDEADLK, "worker 0 wanting B: a deadlock");
+	uint64_t a_key = 1;
+	dbm_unlock(&l, &a_key, 1, 0);           /* the victim rolls back */
+	pthread_join(tid, NULL);
+	CHECK(a.rc == 0 && a.waited, "worker 1 got A after waiting (%d)", a.rc);
+	dbm_locks_release(&l);
+	harness_release(h);
+	free(h);
+}
+
 int main(void)
 {
 	RUN(group_commit);
@@ -345,5 +425,7 @@ int main(void)
 	RUN(data_fsyncs_per_space);
 	RUN(pg_small_wal);
 	RUN(purge_delay);
+	RUN(lock_table);
+	RUN(lock_deadlock);
 	return check_done();
 }
