@@ -1,7 +1,8 @@
 /*
  * dbm_flush.c - writing dirty pages back: the InnoDB page cleaner, the
  * PostgreSQL checkpointer and background writer, and the page-write path
- * they and the single-page flushes of workers share.
+ * they and the PostgreSQL backends' writes of dirty victims share (InnoDB's
+ * user threads wait for the page cleaner instead: MariaDB 10.6+).
  *
  * InnoDB (after MariaDB 10.11 buf0flu.cc, buf_flush_page_cleaner): once a
  * second, or when woken,
@@ -27,7 +28,8 @@
  * sequential write of up to 64 pages and an fsync), then in place.
  *
  * PostgreSQL: the checkpointer starts a checkpoint every checkpoint_timeout
- * or after max_wal_size / (1 + checkpoint_completion_target) of WAL, writes
+ * or after max_wal_size / (1 + checkpoint_completion_target) of WAL (whole
+ * 16 MiB segments; backends never wait for WAL space), writes
  * the pages dirty at its start spread over 0.9 of the interval (it keeps
  * ahead of both the clock and the WAL, as IsCheckpointOnSchedule()), then
  * fsyncs and records the checkpoint. The background writer cleans up to
