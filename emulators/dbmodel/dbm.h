@@ -94,6 +94,7 @@ extern const char *const dbm_model_names[];
 	  "the CPUs or more): --cpu-per-stmt and --client-rtt taken from it, overriding both" }
 
 #define DBM_HIST_OPS (1u << 18)        /* history list capacity, purge records */
+#define DBM_WQ_MAX 128                  /* pages in a page-cleaner batch (the doublewrite area) */
 
 /* Statistics classes every model-based emulator starts with, in this order. */
 enum dbm_class { DBM_CLS_TXN, DBM_CLS_PAGE_READ, DBM_CLS_PAGE_WRITE, DBM_CLS_LOG_WRITE,
@@ -205,6 +206,14 @@ struct dbm {
 	pthread_cond_t cl_cv;           /* wakes the page cleaner / checkpointer */
 	bool cl_kick;
 	struct dbm_cleaner cl;
+
+	/* innodb: the page cleaner's batch, written by the I/O workers and the
+	   cleaner together (asynchronous page writes, innodb_write_io_threads) */
+	pthread_mutex_t wq_mx;
+	pthread_cond_t wq_cv;           /* a batch was posted, a page write finished */
+	uint64_t wq_page[DBM_WQ_MAX];
+	unsigned wq_n, wq_next, wq_done;
+	int wq_rc;
 	bool started;
 };
 
@@ -313,6 +322,8 @@ int dbm_log_checkpoint(struct emu_worker *w, struct dbm *db, uint64_t lsn);
    place; @evict: free the frames still clean afterwards (an LRU flush). */
 int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, unsigned n,
 		    bool dblwr, bool evict);
+/* An I/O worker's round: write pages of the posted batch, or wait a little (innodb). */
+int dbm_flush_io_worker(struct emu_worker *w, struct dbm *db);
 /* Wake the background flusher now. */
 void dbm_flush_kick(struct dbm *db);
 /* Round of the innodb page cleaner / the postgres checkpointer and bgwriter. */

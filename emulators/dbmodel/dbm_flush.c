@@ -38,6 +38,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 
 #include "dbm.h"
 
@@ -125,6 +126,65 @@ static int sync_spaces(struct emu_worker *w, struct dbm *db)
 	return 0;
 }
 
+static int write_page(struct emu_worker *w, struct dbm *db, uint64_t page)
+{
+	int64_t r = emu_io(w, DBM_CLS_PAGE_WRITE, IO_WRITE, db->fd, emu_buf(w, 0), db->page_size,
+			   db->data_off + page * db->page_size);
+	if (r != (int64_t)db->page_size)
+		return emu_fail(w, r < 0 ? (int)r : -EIO, "page write at offset %llu failed",
+				(unsigned long long)(db->data_off + page * db->page_size));
+	return 0;
+}
+
+/* Take and write pages of the posted batch until none is left to take. wq_mx held. */
+static void write_posted(struct emu_worker *w, struct dbm *db)
+{
+	while (db->wq_next < db->wq_n) {
+		uint64_t page = db->wq_page[db->wq_next++];
+		pthread_mutex_unlock(&db->wq_mx);
+		int rc = write_page(w, db, page);
+		pthread_mutex_lock(&db->wq_mx);
+		if (rc && !db->wq_rc)
+			db->wq_rc = rc;
+		db->wq_done++;
+		pthread_cond_broadcast(&db->wq_cv);
+	}
+}
+
+/*
+ * InnoDB: a doublewrite batch's page writes in flight together, as MariaDB
+ * submits them (asynchronous I/O): posted for the I/O workers, the caller
+ * writing too, then waiting for the last. Only the page cleaner calls it
+ * (InnoDB's user threads write no pages).
+ */
+static int write_batch(struct emu_worker *w, struct dbm *db, const uint64_t *pages, unsigned n)
+{
+	pthread_mutex_lock(&db->wq_mx);
+	memcpy(db->wq_page, pages, n * sizeof(*pages));
+	db->wq_n = n;
+	db->wq_next = db->wq_done = 0;
+	db->wq_rc = 0;
+	pthread_cond_broadcast(&db->wq_cv);
+	write_posted(w, db);
+	/* the workers finish what they took: each write they began completes */
+	while (db->wq_done < db->wq_n)
+		dbm_timed_wait(&db->wq_cv, &db->wq_mx, 10000000ULL);
+	int rc = db->wq_rc;
+	db->wq_n = db->wq_next = db->wq_done = 0;
+	pthread_mutex_unlock(&db->wq_mx);
+	return rc;
+}
+
+int dbm_flush_io_worker(struct emu_worker *w, struct dbm *db)
+{
+	pthread_mutex_lock(&db->wq_mx);
+	if (db->wq_next >= db->wq_n && !emu_stopping(w))
+		dbm_timed_wait(&db->wq_cv, &db->wq_mx, 10000000ULL);
+	write_posted(w, db);
+	pthread_mutex_unlock(&db->wq_mx);
+	return 0;
+}
+
 int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, unsigned n,
 		    bool dblwr, bool evict)
 {
@@ -144,13 +204,10 @@ int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, un
 		unpick(db, fi, n);
 		return rc < 0 ? rc : 0;
 	}
-	for (unsigned i = 0; i < n && !rc; i++) {
-		int64_t r = emu_io(w, DBM_CLS_PAGE_WRITE, IO_WRITE, db->fd, emu_buf(w, 0),
-				   db->page_size, db->data_off + pages[i] * db->page_size);
-		if (r != (int64_t)db->page_size)
-			rc = emu_fail(w, r < 0 ? (int)r : -EIO, "page write at offset %llu failed",
-				      (unsigned long long)(db->data_off + pages[i] * db->page_size));
-	}
+	if (db->model == DBM_INNODB)
+		rc = write_batch(w, db, pages, n);
+	for (unsigned i = 0; i < n && !rc && db->model != DBM_INNODB; i++)
+		rc = write_page(w, db, pages[i]);
 	emu_count(w, DBM_C_WRITTEN, n);
 	for (unsigned i = 0; i < n; i++)
 		atomic_store(&db->space_unsynced[dbm_space_of(db, pages[i])], true);
