@@ -46,6 +46,7 @@
 #include "appio/xalloc.h"
 #include "sysbench/db_mix.h"
 #include "dbmodel/dbm.h"
+#include "dbmodel/dbm_lock.h"
 
 enum oltp_mode { M_READ_WRITE, M_READ_ONLY, M_WRITE_ONLY, M_POINT_SELECT };
 static const char *const mode_names[] = { "read_write", "read_only", "write_only",
@@ -114,11 +115,19 @@ struct oltp_run {
 	struct oltp_plan plan[G_N], warm[G_N];
 	uint64_t warmup_points;         /* sweep points that run read_write first */
 	_Atomic uint64_t points_done;
+	struct dbm_locks locks;         /* rows changed by running transactions */
 };
+
+#define HELD_MAX 8                      /* rows a transaction locks: 3 in read_write */
 
 struct oltp_worker {
 	struct dbm_txn txn;
+	uint64_t held[HELD_MAX];
+	unsigned nheld;
 };
+
+/* Counters after the model's own. */
+enum { C_LOCK_WAITS = DBM_NCOUNTERS, C_DEADLOCKS };
 
 #define O(f) offsetof(struct oltp_opts, f)
 static const struct opt_def oltp_opt_table[] = {
@@ -293,6 +302,7 @@ static int oltp_setup(struct emu_run *run, char *err, size_t errlen)
 	if (!rc && (rc = load_k(r, run->seed, run->stop)) != 0)
 		snprintf(err, errlen, "interrupted while drawing the tables' k values");
 	plan(r, o);
+	dbm_locks_init(&r->locks);
 	if (!rc)
 		rc = dbm_start(&r->db, run, "--tables x --table-size", err, errlen);
 	if (rc)                 /* the core calls teardown only after a setup that worked */
@@ -305,6 +315,7 @@ static void oltp_teardown(struct emu_run *run)
 	struct oltp_run *r = run->priv;
 
 	dbm_release(&r->db);
+	dbm_locks_release(&r->locks);
 	for (unsigned i = 0; r->t && i < r->ntables; i++) {
 		dbm_sec_release(&r->t[i].ksec);
 		free(r->t[i].kval);
@@ -367,12 +378,64 @@ static int write_row(struct emu_worker *w, struct oltp_run *r, struct oltp_table
 	return rc ? rc : dbm_undo(w, &r->db, &ow->txn, undo);
 }
 
+/*
+ * Lock @row of @t until the transaction ends (InnoDB's record lock,
+ * PostgreSQL's tuple lock): a writer that finds it locked waits for the
+ * holder's commit. 0, 1 when stopping, -EDEADLK (the caller rolls back).
+ */
+static int lock_row(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t, uint64_t row)
+{
+	struct oltp_worker *ow = w->priv;
+	uint64_t key = (uint64_t)(t - r->t) << 32 | row;
+	bool waited;
+
+	for (unsigned i = 0; i < ow->nheld; i++)
+		if (ow->held[i] == key)
+			return 0;
+	if (ow->nheld == HELD_MAX)
+		return 0;               /* a mix with more row changes: the rest unlocked */
+	int rc = dbm_lock(w, &r->locks, key, w->id, &waited);
+	if (waited)
+		emu_count(w, C_LOCK_WAITS, 1);
+	if (!rc)
+		ow->held[ow->nheld++] = key;
+	return rc;
+}
+
+static void unlock_rows(struct emu_worker *w, struct oltp_run *r)
+{
+	struct oltp_worker *ow = w->priv;
+
+	dbm_unlock(&r->locks, ow->held, ow->nheld, w->id);
+	ow->nheld = 0;
+}
+
+/*
+ * Commit, releasing the rows: InnoDB releases its record locks before it
+ * waits for the log (trx_commit_in_memory() comes before the group commit's
+ * flush), PostgreSQL after (RecordTransactionCommit() flushes the WAL before
+ * ProcArrayEndTransaction()).
+ */
+static int commit(struct emu_worker *w, struct oltp_run *r)
+{
+	struct oltp_worker *ow = w->priv;
+
+	if (r->db.model == DBM_INNODB)
+		unlock_rows(w, r);
+	int rc = dbm_commit(w, &r->db, &ow->txn);
+	unlock_rows(w, r);
+	return rc;
+}
+
 /* write_row(), and InnoDB's purge resets the record's DB_TRX_ID once no view needs it. */
 static int change_row(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t,
 		      uint64_t row, uint32_t redo, uint32_t undo)
 {
 	struct oltp_worker *ow = w->priv;
+	int rc = lock_row(w, r, t, row);
 
+	if (rc)
+		return rc;
 	dbm_purge_page(&r->db, &ow->txn, dbm_tree_leaf(&t->pk, row), r->cost->purge);
 	return write_row(w, r, t, row, redo, undo);
 }
@@ -468,15 +531,25 @@ static int oltp_step(struct emu_worker *w)
 			dbm_stmt(w, &r->db);
 			rc = statement(w, r, t, plan[i].g);
 			if (!rc && !trx)
-				rc = dbm_commit(w, &r->db, &ow->txn);
+				rc = commit(w, r);
 		}
 	}
 	if (!rc && trx) {
 		dbm_stmt(w, &r->db);                    /* COMMIT */
-		rc = dbm_commit(w, &r->db, &ow->txn);
+		rc = commit(w, r);
 	}
-	if (rc)
+	if (rc == -EDEADLK) {
+		/* the deadlock's victim rolls back; SysBench ignores the error and
+		   goes on with its next transaction */
+		emu_count(w, C_DEADLOCKS, 1);
+		rc = dbm_rollback(w, &r->db, &ow->txn);
+		unlock_rows(w, r);
+		return rc < 0 ? rc : 0;
+	}
+	if (rc) {
+		unlock_rows(w, r);
 		return rc < 0 ? rc : 0;                 /* 1: stopping, the transaction is dropped */
+	}
 	emu_record(w, DBM_CLS_TXN, t0, 0);
 	return 0;
 }
@@ -513,7 +586,7 @@ const struct emu_ops emu_oltp = {
 	.run_priv_size = sizeof(struct oltp_run),
 	.worker_priv_size = sizeof(struct oltp_worker),
 	.classes = (const char *const[]){ DBM_CLASS_NAMES, NULL },
-	.counters = (const char *const[]){ DBM_COUNTER_NAMES, NULL },
+	.counters = (const char *const[]){ DBM_COUNTER_NAMES, "lock_waits", "deadlocks", NULL },
 	.suite_review_args = "--threads 2,4,8,16,32 --time 300 --ramp 30 --tables 8 "
 			     "--table-size 1000000 --size 4G",
 	.suite_quick_args = "--threads 2,8 --time 5 --tables 2 --table-size 20000 --size 256M",

@@ -77,21 +77,33 @@ settings() {
 CELLS='
 def per($n): if $n > 0 then . / $n else 0 end;
 ($ref[0]) as $r |
-($r.points[] | . as $p | ($emu | map(select(.threads == $p.threads)) | .[0]) as $e |
+(range(0; $r.points | length) as $i | $r.points[$i] | . as $p |
+ ($emu | map(select(.threads == $p.threads)) | .[0]) as $e |
  select($e != null) |
  ($p.d) as $d | ($e.c) as $c |
+ # PostgreSQL 15 reports backend writes (buffers_backend) only when its
+ # checkpointer absorbs their fsync requests: when its queue is half full
+ # (NBuffers / 2 requests) or at a checkpoint, so one 15 s point shows
+ # none or several points worth. Its writes are compared from the
+ # warm-up'"'"'s start to the point'"'"'s end, on both sides.
+ ([$r.warmup.run.d, $r.points[0:$i + 1][].d] |
+  (map(.buffers_checkpoint + .buffers_clean + .buffers_backend) | add)) as $pgw |
+ ([$r.warmup.run.txns, $r.points[0:$i + 1][].txns] | add) as $pgn |
  (if $r.engine == "mariadb" then
    [["reads", $d.Innodb_pages_read], ["writes", $d.Innodb_pages_written],
     ["redo", $d.Innodb_lsn_current], ["fsyncs", $d.Innodb_data_fsyncs],
     ["dblwr", $d.Innodb_dblwr_pages_written]]
   else
    [["reads", $d.heap_blks_read + $d.idx_blks_read],
-    ["writes", $d.buffers_checkpoint + $d.buffers_clean + $d.buffers_backend],
+    (if $e.cum then ["writes", ($pgw | per($pgn)) * $p.txns]
+     else ["writes", $d.buffers_checkpoint + $d.buffers_clean + $d.buffers_backend] end),
     ["redo", $d.wal_bytes], ["fsyncs", $d.wal_sync]]
   end) as $real |
  {reads: $c.bp_reads, writes: $c.pages_written, redo: $c.log_bytes, dblwr: $c.dblwr_pages,
   fsyncs: (if $r.engine == "mariadb" then $c.log_fsyncs + $c.data_fsyncs + $c.dblwr_writes
-	   else $c.log_fsyncs end)} as $emuc |
+	   else $c.log_fsyncs end)} as $emuc0 |
+ (if $r.engine == "postgres" and $e.cum then
+   $emuc0 + {writes: (($e.cum.pages_written | per($e.cum.txns)) * $c.txns)} else $emuc0 end) as $emuc |
  (($real[] | [.[0], (.[1] | per($p.txns)), ($emuc[.[0]] | per($c.txns))]),
   ["tps", $p.tps, $e.tps], ["p99", ($p.p99 / 1e6), ($e.p99 / 1e6)]) |
  [$r.engine, $r.name, $r.role, $p.threads] + . | map(tostring) | join(" "))'

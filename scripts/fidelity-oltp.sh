@@ -194,9 +194,12 @@ emulated() {
 		--log-size "$redo" --mode "$mode" "${extra[@]}" --tables "$tables" --table-size "$rows" \
 		--threads "$warm$threads" --warmup-points "$WARMUP_POINTS" --time "$TIME" ${EMU_ARGS:-} \
 		--json "$DIR/emu.json" >/dev/null
-	jq -c --argjson wp "$WARMUP_POINTS" '.points[$wp:][] | {threads, tps: .classes.txn.ops_per_s,
+	# cum: the counters from the run's start (warm-up included) to the point's end
+	jq -c --argjson wp "$WARMUP_POINTS" '.points as $all | range($wp; $all | length) as $i |
+		$all[$i] | {threads, tps: .classes.txn.ops_per_s,
 		mean: .classes.txn.lat_ns.mean, p99: .classes.txn.lat_ns.p99, max: .classes.txn.lat_ns.max,
-		c: .counters}' "$DIR/emu.json" >"$EMU_DIR/$name.jsonl"
+		c: .counters, cum: ([$all[0:$i + 1][].counters] | reduce .[] as $c ({};
+			reduce ($c | keys[]) as $k (.; .[$k] += $c[$k])))}' "$DIR/emu.json" >"$EMU_DIR/$name.jsonl"
 	rm -f "$DIR/emu.dat"
 }
 

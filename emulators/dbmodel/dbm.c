@@ -14,6 +14,7 @@
 #include "appio/ckd.h"
 #include "appio/xalloc.h"
 #include "dbm.h"
+#include "dbm_calib.h"
 
 const char *const dbm_model_names[] = { "innodb", "postgres", NULL };
 
@@ -26,6 +27,7 @@ const char *const dbm_model_names[] = { "innodb", "postgres", NULL };
 #define LRU_USER_SCAN 100       /* InnoDB: a user thread looks this far from the LRU tail for a clean page */
 #define COMMIT_REDO 40          /* innodb: undo-log header state + trx commit; pg: commit record */
 #define WAIT_NS 10000000ULL     /* longest single wait before looking at the stop flag */
+#define PG_WAL_SEG (16 * MIB)    /* PostgreSQL wal_segment_size default */
 /*
  * Redo of a split or merge of a secondary-index leaf, calibrated to MariaDB
  * 10.11 (dbm_sec.h): about 5.3 KB per split, merge and page reorganisation,
@@ -38,6 +40,25 @@ const char *const dbm_model_names[] = { "innodb", "postgres", NULL };
 #define PARENT_REDO 60          /* node pointer inserted or deleted */
 #define PURGE_BATCH 64          /* purge records taken from the history at a time */
 #define PURGE_UNDO_REDO 20      /* purge's change to the undo log it has read */
+/*
+ * InnoDB's purge runs behind the commits: MariaDB's history list held 74-381
+ * transactions at the end of the calibrate points (Innodb_history_list_length,
+ * 0.14-0.40 s of their commits, 0.3 s on average): a purge batch takes the
+ * history as it is, and what commits meanwhile waits for the next one. A
+ * purge that follows within milliseconds finds the rows' pages still in the
+ * pool; 0.3 s later, in a small pool, it reads them again and dirties them
+ * again (a 32M pool: MariaDB read 8 and wrote 7 pages a transaction).
+ */
+#define PURGE_LAG_MS 300
+#define PURGE_THREADS 4         /* innodb_purge_threads: purge's reads of evicted pages overlap */
+/*
+ * innodb_write_io_threads: MariaDB submits a page-cleaner batch's page
+ * writes asynchronously, many in flight; I/O workers and the cleaner write
+ * the model's batch together. Written one after another, a batch took so
+ * long that the cleaner could not keep 1,536 frames free in a 32M pool at
+ * 16 threads (MariaDB kept 1,350-1,520 free).
+ */
+#define WRITE_THREADS 4
 
 int dbm_config(struct dbm *db, const struct dbm_opts *o, char *err, size_t errlen)
 {
@@ -70,6 +91,18 @@ int dbm_config(struct dbm *db, const struct dbm_opts *o, char *err, size_t errle
 		return -EINVAL;
 	}
 	db->rtt_ns = (uint64_t)(o->client_rtt * 1000);
+	if (o->calibrate_from) {
+		struct dbm_calib c;
+		int rc = dbm_calib_load(o->calibrate_from, &c, err, errlen);
+		if (rc)
+			return rc;
+		db->cpu_ns = (uint64_t)(c.cpu_per_stmt_us * 1000);
+		db->rtt_ns = (uint64_t)(c.client_rtt_us * 1000);
+		snprintf(db->calib, sizeof(db->calib), "calibrated from '%s': the machine's %.1f us of CPU "
+			 "a statement at %u threads on %u CPUs, less %.0f us for the emulator's client wait; "
+			 "--client-rtt from the reads of the %u-thread point", o->calibrate_from, c.machine_us,
+			 c.bound_threads, c.cpus, DBM_CALIB_WAIT_CPU_US, c.latency_threads);
+	}
 	if (o->io_capacity_max < o->io_capacity) {
 		snprintf(err, errlen, "--io-capacity-max: %llu is below --io-capacity %llu",
 			 (unsigned long long)o->io_capacity_max, (unsigned long long)o->io_capacity);
@@ -154,11 +187,18 @@ static void layout(struct dbm *db, const struct target *t)
 		db->max_age = margin;
 		db->af_lwm = db->log_capacity / 10;     /* innodb_adaptive_flushing_lwm = 10 */
 	} else {
-		/* CheckPointSegments: max_wal_size / (1 + checkpoint_completion_target 0.9);
-		   the circular region must never overrun the redo point (a model limit) */
+		/* CheckPointSegments: max_wal_size / (1 + checkpoint_completion_target
+		   0.9) in whole 16 MiB segments, at least one (XLogCheckpointNeeded()
+		   asks at each segment's end). max_wal_size is a soft limit: no
+		   backend ever waits for WAL space, the WAL grows past it while a
+		   checkpoint runs behind (at full speed: IsCheckpointOnSchedule()).
+		   A stall here deadlocked the model with max_wal_size 32M: the
+		   checkpoint, paced by the WAL written, waited for the writers it
+		   stalled. The region is reused circularly (page ids, not contents). */
+		uint64_t segs = (uint64_t)((double)(db->log_size / PG_WAL_SEG) / 1.9);
 		db->log_capacity = db->log_body;
-		db->ckpt_wal = (uint64_t)((double)db->log_size / 1.9);
-		db->max_age = db->log_body - db->log_body / 16;
+		db->ckpt_wal = (segs ? segs : 1) * PG_WAL_SEG;
+		db->max_age = UINT64_MAX;
 		db->async_age = db->ckpt_wal;
 	}
 }
@@ -173,6 +213,8 @@ static int init_locks(struct dbm *db)
 	pthread_mutex_init(&db->log_mx, NULL);
 	pthread_mutex_init(&db->cl_mx, NULL);
 	pthread_mutex_init(&db->hist_mx, NULL);
+	pthread_mutex_init(&db->wq_mx, NULL);
+	pthread_cond_init(&db->wq_cv, &ca);
 	pthread_cond_init(&db->pool_cv, &ca);
 	pthread_cond_init(&db->log_cv, &ca);
 	pthread_cond_init(&db->cl_cv, &ca);
@@ -198,6 +240,7 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 		dbm_space(db);          /* the system tablespace: undo logs, rollback segments */
 		db->undo_first = dbm_alloc(db, UNDO_PAGES);
 		db->undo_pages = UNDO_PAGES;
+		db->purge_lag_ms = PURGE_LAG_MS;
 		db->rseg_first = dbm_alloc(db, RSEGS);
 	}
 	layout(db, t);
@@ -222,8 +265,10 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 	dbm_pool_init(&db->pool, db->frames);
 	if (db->model == DBM_INNODB)    /* innodb_old_blocks_pct, innodb_old_blocks_time */
 		dbm_pool_set_midpoint(&db->pool, 37, 1000);
-	if (db->model == DBM_POSTGRES)
+	if (db->model == DBM_POSTGRES) {
 		db->page_epoch = xcalloc(db->pages, sizeof(*db->page_epoch));
+		db->page_hint = xcalloc(db->pages, 1);
+	}
 	init_locks(db);
 	if (db->model == DBM_INNODB)
 		db->hist = xmalloc(DBM_HIST_OPS * sizeof(*db->hist));
@@ -233,7 +278,9 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 	atomic_store(&db->ckpt_lsn, 8192);
 	atomic_store(&db->epoch, 1);
 	db->started = true;
-	run->bg_workers = 3;
+	/* innodb: page cleaner, log timer, innodb_purge_threads (4) purge workers;
+	   postgres: checkpointer, bgwriter, WAL writer */
+	run->bg_workers = db->model == DBM_INNODB ? 2 + PURGE_THREADS + WRITE_THREADS : 3;
 	/* a flush batch with its neighbours fills the doublewrite area (128 pages) */
 	run->max_io = (uint32_t)(DBLWR_PAGES * db->page_size > MIB ? DBLWR_PAGES * db->page_size : MIB);
 	run->writes = true;
@@ -243,16 +290,19 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 
 void dbm_info(const struct dbm *db, const struct dbm_opts *o, struct emu_run *run, const char *prefix)
 {
-	char key[64], val[160];
+	char key[64], val[600];
 
 	snprintf(key, sizeof(key), "%s.cpu_per_stmt_us", prefix);
 	snprintf(val, sizeof(val), "%g", (double)db->cpu_ns / 1000);
 	emu_info(run, key, val);
 	snprintf(key, sizeof(key), "%s.cpu_per_stmt", prefix);
-	snprintf(val, sizeof(val), o->cpu_per_stmt < 0
-		 ? "modelled: the %s default calibrated against the real server on 2 KVM cores "
-		   "(docs/oltp-tpcc.md says how to calibrate it on another machine)"
-		 : "modelled: given with --cpu-per-stmt (%s model)", dbm_model_names[db->model]);
+	if (db->calib[0])
+		snprintf(val, sizeof(val), "modelled: %s", db->calib);
+	else
+		snprintf(val, sizeof(val), o->cpu_per_stmt < 0
+			 ? "modelled: the %s default calibrated against the real server on 2 KVM cores "
+			   "(docs/oltp-tpcc.md says how to calibrate it on another machine)"
+			 : "modelled: given with --cpu-per-stmt (%s model)", dbm_model_names[db->model]);
 	emu_info(run, key, val);
 	snprintf(key, sizeof(key), "%s.client_rtt_us", prefix);
 	snprintf(val, sizeof(val), "%g", (double)db->rtt_ns / 1000);
@@ -271,10 +321,14 @@ void dbm_release(struct dbm *db)
 	db->space_unsynced = NULL;
 	free(db->page_epoch);
 	db->page_epoch = NULL;
+	free(db->page_hint);
+	db->page_hint = NULL;
 	pthread_mutex_destroy(&db->pool_mx);
 	pthread_mutex_destroy(&db->log_mx);
 	pthread_mutex_destroy(&db->cl_mx);
 	pthread_mutex_destroy(&db->hist_mx);
+	pthread_mutex_destroy(&db->wq_mx);
+	pthread_cond_destroy(&db->wq_cv);
 	free(db->hist);
 	db->hist = NULL;
 	pthread_cond_destroy(&db->pool_cv);
@@ -338,8 +392,15 @@ static uint32_t now_ms(void)
 
 /*
  * With pool_mx held: a frame for a new page. Free stack first, then a clean
- * page from the LRU tail, then a single-page flush of a dirty one (the lock
- * is dropped for the write). Returns 0 with *@out, 1 when stopping, -errno.
+ * page from the LRU tail; then PostgreSQL's backend writes the dirty victim
+ * itself (the lock is dropped for the write), while InnoDB's user thread
+ * waits for the page cleaner's LRU flush: MariaDB 10.6+ has no single-page
+ * flush (buf_LRU_get_free_block() waits on buf_pool.done_free). The model's
+ * user threads used to write such pages one at a time through the
+ * doublewrite area, a doublewrite write and fsync per page: 2.97 fsyncs a
+ * transaction against the server's 0.78 (2 x 1M rows in a 32M pool, 16
+ * threads), its doublewrite batches 115-120 pages at every thread count.
+ * Returns 0 with *@out, 1 when stopping, -errno.
  */
 static int get_frame(struct emu_worker *w, struct dbm *db, uint32_t *out)
 {
@@ -355,7 +416,7 @@ static int get_frame(struct emu_worker *w, struct dbm *db, uint32_t *out)
 			*out = fi;
 			return 0;
 		}
-		if (dirty != DBM_NIL) {
+		if (dirty != DBM_NIL && db->model == DBM_POSTGRES) {
 			dbm_pool_pick(p, dirty);
 			pthread_mutex_unlock(&db->pool_mx);
 			emu_count(w, DBM_C_SINGLE_FLUSH, 1);
@@ -366,6 +427,7 @@ static int get_frame(struct emu_worker *w, struct dbm *db, uint32_t *out)
 			continue;
 		}
 		emu_count(w, DBM_C_FREE_WAITS, 1);
+		dbm_flush_kick(db);
 		dbm_timed_wait(&db->pool_cv, &db->pool_mx, WAIT_NS / 10);
 		if (emu_stopping(w))
 			return 1;
@@ -392,6 +454,32 @@ static void modify(struct emu_worker *w, struct dbm *db, uint32_t fi, uint32_t r
 	uint64_t lsn = dbm_log_advance(w, db, bytes);
 	if (dbm_pool_dirty(&db->pool, fi, lsn))
 		emu_count(w, DBM_C_DIRTIED, 1);
+	if (db->page_hint)
+		db->page_hint[page] = 1;
+}
+
+/*
+ * PostgreSQL: the first reader of a tuple after the transaction that wrote
+ * it committed sets its hint bits (heap: HEAP_XMIN_COMMITTED, XMAX...;
+ * B-tree: LP_DEAD on entries of dead tuples) and marks the page dirty
+ * without WAL (MarkBufferDirtyHint, with wal_log_hints and checksums off,
+ * their defaults). A page written out since its last change is thus written
+ * again: the server's read-only run after a read-write one writes about a
+ * page for each page it reads (pg_stat_bgwriter, 8 x 250,000 rows). With
+ * pool_mx held; @fi is resident and not being modified by this access.
+ */
+static void hint(struct emu_worker *w, struct dbm *db, uint32_t fi)
+{
+	struct dbm_frame *f = &db->pool.f[fi];
+
+	db->page_hint[f->page] = 0;
+	if (f->dirty)
+		return;
+	/* no WAL: the page's LSN (the write-ahead rule's bound) stays */
+	uint64_t newest = f->newest_lsn;
+	dbm_pool_dirty(&db->pool, fi, atomic_load(&db->lsn));
+	f->newest_lsn = newest;
+	emu_count(w, DBM_C_DIRTIED, 1);
 }
 
 /* The page is not resident: get a frame and read it (or create it). Lock held. */
@@ -451,6 +539,8 @@ int dbm_page(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned flags
 		}
 		if (redo)
 			modify(w, db, fi, redo);
+		else if (db->page_hint && db->page_hint[page])
+			hint(w, db, fi);
 		break;
 next:
 		if (rc)
@@ -515,9 +605,12 @@ static void history_add(struct dbm *db, struct dbm_txn *t)
 	if (!db->hist || !t->undo_page)
 		return;
 	dbm_purge_page(db, t, t->undo_page, PURGE_UNDO_REDO);
+	uint32_t now = now_ms();
 	pthread_mutex_lock(&db->hist_mx);
-	for (unsigned i = 0; i < t->npurge && db->hist_head - db->hist_tail < DBM_HIST_OPS; i++)
+	for (unsigned i = 0; i < t->npurge && db->hist_head - db->hist_tail < DBM_HIST_OPS; i++) {
+		t->purge[i].t_ms = now;
 		db->hist[db->hist_head++ % DBM_HIST_OPS] = t->purge[i];
+	}
 	pthread_mutex_unlock(&db->hist_mx);
 }
 
@@ -638,7 +731,9 @@ static int purge(struct emu_worker *w, struct dbm *db)
 	int rc = 0;
 
 	pthread_mutex_lock(&db->hist_mx);
-	while (n < PURGE_BATCH && db->hist_tail < db->hist_head)
+	uint32_t now = now_ms();
+	while (n < PURGE_BATCH && db->hist_tail < db->hist_head &&
+	       now - db->hist[db->hist_tail % DBM_HIST_OPS].t_ms >= db->purge_lag_ms)
 		op[n++] = db->hist[db->hist_tail++ % DBM_HIST_OPS];
 	pthread_mutex_unlock(&db->hist_mx);
 	if (!n) {
@@ -660,8 +755,15 @@ int dbm_bg_step(struct emu_worker *w, struct dbm *db)
 {
 	unsigned role = w->id - w->pt->threads;
 
-	if (db->model == DBM_INNODB)
-		return role == 0 ? dbm_flush_cleaner(w, db) : role == 1 ? log_timer(w, db) : purge(w, db);
+	if (db->model == DBM_INNODB) {
+		if (role == 0)
+			return dbm_flush_cleaner(w, db);
+		if (role == 1)
+			return log_timer(w, db);
+		if (role >= 2 + PURGE_THREADS && role < 2 + PURGE_THREADS + WRITE_THREADS)
+			return dbm_flush_io_worker(w, db);
+		return purge(w, db);
+	}
 	switch (role) {
 	case 0:
 		return dbm_flush_checkpointer(w, db);

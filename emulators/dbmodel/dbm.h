@@ -53,6 +53,8 @@ struct dbm_opts {
 	double client_rtt;              /* microseconds waited per statement */
 	uint64_t io_capacity, io_capacity_max;  /* innodb page cleaner rates */
 	uint64_t checkpoint_timeout;    /* postgres, seconds */
+	const char *calibrate_from;     /* an 'appio db run' result: cpu_per_stmt and client_rtt
+					   from it (NULL: none) */
 };
 
 extern const char *const dbm_model_names[];
@@ -86,9 +88,13 @@ extern const char *const dbm_model_names[];
 	{ "io-capacity-max", OPT_UINT, DBM_OPT(base, io_capacity_max), "2000", \
 	  "innodb_io_capacity_max: page-cleaner ceiling, pages/s", .min = 100, .max = 100000000 }, \
 	{ "checkpoint-timeout", OPT_UINT, DBM_OPT(base, checkpoint_timeout), "300", \
-	  "postgres checkpoint_timeout, seconds", .min = 1, .max = OPT_SECONDS_MAX }
+	  "postgres checkpoint_timeout, seconds", .min = 1, .max = OPT_SECONDS_MAX }, \
+	{ "calibrate-from", OPT_STR, DBM_OPT(base, calibrate_from), NULL, \
+	  "an 'appio db run' result of a real server on this machine (a thread sweep up to 2 x " \
+	  "the CPUs or more): --cpu-per-stmt and --client-rtt taken from it, overriding both" }
 
 #define DBM_HIST_OPS (1u << 18)        /* history list capacity, purge records */
+#define DBM_WQ_MAX 128                  /* pages in a page-cleaner batch (the doublewrite area) */
 
 /* Statistics classes every model-based emulator starts with, in this order. */
 enum dbm_class { DBM_CLS_TXN, DBM_CLS_PAGE_READ, DBM_CLS_PAGE_WRITE, DBM_CLS_LOG_WRITE,
@@ -126,6 +132,7 @@ struct dbm_purge_op {
 	uint64_t arg;           /* the page, or the entry's rank */
 	uint32_t redo;
 	uint32_t kind;          /* enum dbm_purge_kind */
+	uint32_t t_ms;          /* when its transaction committed (ms, the model's clock) */
 };
 #define DBM_TXN_PURGE 48        /* purge records kept per transaction; more are dropped */
 
@@ -159,6 +166,7 @@ struct dbm {
 	bool doublewrite;
 	bool flush_neighbors;           /* innodb_flush_neighbors = 1 on rotational storage */
 	uint64_t cpu_ns, rtt_ns;
+	char calib[512];                /* how --calibrate-from set them ("" when it did not) */
 	uint64_t io_capacity, io_capacity_max;
 	int fd;
 	uint64_t log_off, log_size, log_body;   /* header block at log_off, body after it */
@@ -169,6 +177,7 @@ struct dbm {
 	bool adaptive_lwm;              /* innodb: adaptive flushing from af_lwm (not 10.11's default) */
 	uint64_t ckpt_wal, ckpt_timeout_ns;                     /* postgres */
 	uint64_t undo_first, undo_pages, rseg_first;            /* innodb undo */
+	uint32_t purge_lag_ms;          /* innodb: purge takes transactions committed this long ago */
 
 	pthread_mutex_t pool_mx;
 	pthread_cond_t pool_cv;         /* a read or write finished, a frame was freed */
@@ -187,6 +196,7 @@ struct dbm {
 	_Atomic uint64_t undo_pos;
 	_Atomic uint32_t epoch;         /* postgres: checkpoints begun (full-page images) */
 	uint32_t *page_epoch;           /* postgres: epoch of each page's last full-page image */
+	uint8_t *page_hint;             /* postgres: 1 while a page's last change awaits its hint bits */
 
 	pthread_mutex_t hist_mx;        /* the history list: committed work for purge */
 	struct dbm_purge_op *hist;
@@ -196,6 +206,14 @@ struct dbm {
 	pthread_cond_t cl_cv;           /* wakes the page cleaner / checkpointer */
 	bool cl_kick;
 	struct dbm_cleaner cl;
+
+	/* innodb: the page cleaner's batch, written by the I/O workers and the
+	   cleaner together (asynchronous page writes, innodb_write_io_threads) */
+	pthread_mutex_t wq_mx;
+	pthread_cond_t wq_cv;           /* a batch was posted, a page write finished */
+	uint64_t wq_page[DBM_WQ_MAX];
+	unsigned wq_n, wq_next, wq_done;
+	int wq_rc;
 	bool started;
 };
 
@@ -304,6 +322,8 @@ int dbm_log_checkpoint(struct emu_worker *w, struct dbm *db, uint64_t lsn);
    place; @evict: free the frames still clean afterwards (an LRU flush). */
 int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, unsigned n,
 		    bool dblwr, bool evict);
+/* An I/O worker's round: write pages of the posted batch, or wait a little (innodb). */
+int dbm_flush_io_worker(struct emu_worker *w, struct dbm *db);
 /* Wake the background flusher now. */
 void dbm_flush_kick(struct dbm *db);
 /* Round of the innodb page cleaner / the postgres checkpointer and bgwriter. */

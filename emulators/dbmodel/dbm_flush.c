@@ -1,7 +1,8 @@
 /*
  * dbm_flush.c - writing dirty pages back: the InnoDB page cleaner, the
  * PostgreSQL checkpointer and background writer, and the page-write path
- * they and the single-page flushes of workers share.
+ * they and the PostgreSQL backends' writes of dirty victims share (InnoDB's
+ * user threads wait for the page cleaner instead: MariaDB 10.6+).
  *
  * InnoDB (after MariaDB 10.11 buf0flu.cc, buf_flush_page_cleaner): once a
  * second, or when woken,
@@ -27,7 +28,8 @@
  * sequential write of up to 64 pages and an fsync), then in place.
  *
  * PostgreSQL: the checkpointer starts a checkpoint every checkpoint_timeout
- * or after max_wal_size / (1 + checkpoint_completion_target) of WAL, writes
+ * or after max_wal_size / (1 + checkpoint_completion_target) of WAL (whole
+ * 16 MiB segments; backends never wait for WAL space), writes
  * the pages dirty at its start spread over 0.9 of the interval (it keeps
  * ahead of both the clock and the WAL, as IsCheckpointOnSchedule()), then
  * fsyncs and records the checkpoint. The background writer cleans up to
@@ -36,12 +38,17 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 
 #include "dbm.h"
 
 #define MAX_BATCH 128                   /* the doublewrite area's 128 pages */
 #define EXTENT_PAGES 64                 /* BUF_READ_AHEAD_AREA: 1 MiB of 16 KiB pages */
 #define BUF_LRU_MIN_LEN 256             /* buf0lru.h */
+/* The LRU length below which the cleaner frees nothing: BUF_LRU_MIN_LEN, or a
+   quarter of a pool smaller than the server allows (whose user threads would
+   otherwise wait for a cleaner that never frees a frame) */
+#define LRU_MIN(db) ((db)->frames > 4 * BUF_LRU_MIN_LEN ? BUF_LRU_MIN_LEN : (db)->frames / 4)
 #define FLUSH_AVG_LOOPS 30              /* innodb_flushing_avg_loops */
 #define LSN_SCAN_FACTOR 3               /* buf_flush_lsn_scan_factor */
 #define MAX_DIRTY_PCT 90                /* innodb_max_dirty_pages_pct */
@@ -119,6 +126,65 @@ static int sync_spaces(struct emu_worker *w, struct dbm *db)
 	return 0;
 }
 
+static int write_page(struct emu_worker *w, struct dbm *db, uint64_t page)
+{
+	int64_t r = emu_io(w, DBM_CLS_PAGE_WRITE, IO_WRITE, db->fd, emu_buf(w, 0), db->page_size,
+			   db->data_off + page * db->page_size);
+	if (r != (int64_t)db->page_size)
+		return emu_fail(w, r < 0 ? (int)r : -EIO, "page write at offset %llu failed",
+				(unsigned long long)(db->data_off + page * db->page_size));
+	return 0;
+}
+
+/* Take and write pages of the posted batch until none is left to take. wq_mx held. */
+static void write_posted(struct emu_worker *w, struct dbm *db)
+{
+	while (db->wq_next < db->wq_n) {
+		uint64_t page = db->wq_page[db->wq_next++];
+		pthread_mutex_unlock(&db->wq_mx);
+		int rc = write_page(w, db, page);
+		pthread_mutex_lock(&db->wq_mx);
+		if (rc && !db->wq_rc)
+			db->wq_rc = rc;
+		db->wq_done++;
+		pthread_cond_broadcast(&db->wq_cv);
+	}
+}
+
+/*
+ * InnoDB: a doublewrite batch's page writes in flight together, as MariaDB
+ * submits them (asynchronous I/O): posted for the I/O workers, the caller
+ * writing too, then waiting for the last. Only the page cleaner calls it
+ * (InnoDB's user threads write no pages).
+ */
+static int write_batch(struct emu_worker *w, struct dbm *db, const uint64_t *pages, unsigned n)
+{
+	pthread_mutex_lock(&db->wq_mx);
+	memcpy(db->wq_page, pages, n * sizeof(*pages));
+	db->wq_n = n;
+	db->wq_next = db->wq_done = 0;
+	db->wq_rc = 0;
+	pthread_cond_broadcast(&db->wq_cv);
+	write_posted(w, db);
+	/* the workers finish what they took: each write they began completes */
+	while (db->wq_done < db->wq_n)
+		dbm_timed_wait(&db->wq_cv, &db->wq_mx, 10000000ULL);
+	int rc = db->wq_rc;
+	db->wq_n = db->wq_next = db->wq_done = 0;
+	pthread_mutex_unlock(&db->wq_mx);
+	return rc;
+}
+
+int dbm_flush_io_worker(struct emu_worker *w, struct dbm *db)
+{
+	pthread_mutex_lock(&db->wq_mx);
+	if (db->wq_next >= db->wq_n && !emu_stopping(w))
+		dbm_timed_wait(&db->wq_cv, &db->wq_mx, 10000000ULL);
+	write_posted(w, db);
+	pthread_mutex_unlock(&db->wq_mx);
+	return 0;
+}
+
 int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, unsigned n,
 		    bool dblwr, bool evict)
 {
@@ -138,13 +204,10 @@ int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, un
 		unpick(db, fi, n);
 		return rc < 0 ? rc : 0;
 	}
-	for (unsigned i = 0; i < n && !rc; i++) {
-		int64_t r = emu_io(w, DBM_CLS_PAGE_WRITE, IO_WRITE, db->fd, emu_buf(w, 0),
-				   db->page_size, db->data_off + pages[i] * db->page_size);
-		if (r != (int64_t)db->page_size)
-			rc = emu_fail(w, r < 0 ? (int)r : -EIO, "page write at offset %llu failed",
-				      (unsigned long long)(db->data_off + pages[i] * db->page_size));
-	}
+	if (db->model == DBM_INNODB)
+		rc = write_batch(w, db, pages, n);
+	for (unsigned i = 0; i < n && !rc && db->model != DBM_INNODB; i++)
+		rc = write_page(w, db, pages[i]);
 	emu_count(w, DBM_C_WRITTEN, n);
 	for (unsigned i = 0; i < n; i++)
 		atomic_store(&db->space_unsynced[dbm_space_of(db, pages[i])], true);
@@ -152,7 +215,7 @@ int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, un
 	pthread_mutex_lock(&db->pool_mx);
 	for (unsigned i = 0; i < n; i++) {
 		dbm_pool_write_done(&db->pool, fi[i]);
-		if (evict && !db->pool.f[fi[i]].dirty && db->pool.lru.len > BUF_LRU_MIN_LEN)
+		if (evict && !db->pool.f[fi[i]].dirty && db->pool.lru.len > LRU_MIN(db))
 			dbm_pool_discard(&db->pool, fi[i]);     /* freed on completion */
 	}
 	pthread_cond_broadcast(&db->pool_cv);
@@ -225,7 +288,7 @@ static uint64_t flush_lru(struct emu_worker *w, struct dbm *db, uint64_t max, in
 	while (done < max && !*rc && !emu_stopping(w)) {
 		unsigned n = 0;
 		pthread_mutex_lock(&db->pool_mx);
-		if (db->pool.lru.len > BUF_LRU_MIN_LEN)
+		if (db->pool.lru.len > LRU_MIN(db))
 			n = add_neighbors(db, fi, dbm_pool_lru_batch(&db->pool, db->scan_depth, db->scan_depth,
 								     db->batch, fi));
 		pthread_cond_broadcast(&db->pool_cv);
@@ -335,7 +398,7 @@ int dbm_flush_cleaner(struct emu_worker *w, struct dbm *db)
 	uint64_t dirty = db->pool.flush.len, nfree = db->pool.nfree, lru = db->pool.lru.len;
 	pthread_mutex_unlock(&db->pool_mx);
 	double dirty_pct = (double)dirty * 100.0 / (double)(lru + nfree ? lru + nfree : 1);
-	bool need_lru = lru > BUF_LRU_MIN_LEN && nfree < db->scan_depth / 2;
+	bool need_lru = lru > LRU_MIN(db) && nfree < db->scan_depth / 2;
 	uint64_t age = oldest < lsn ? lsn - oldest : 0, done = 0, lru_n = 0;
 	bool hurry = async_target(db, lsn, oldest);
 

@@ -42,6 +42,23 @@ jq_check "the result names SQLite's version and I/O settings" rw.json \
 	'.info.server_version != null and .info.journal_mode == "wal" and .info.synchronous == "full" and .info.page_size == "4096"'
 grep -q "QPS" "$T/stdout" && ok "the table shows QPS and errors" || not_ok "the table shows QPS and errors"
 
+# the oltp model calibrated from this run: as if on 1 CPU, the 2-thread point is
+# the saturated one (1 CPU / (TPS x 20 statements), less the emulator's 17 us)
+jq '.host.cpus = 1' rw.json >cal.json
+want=$(jq '.points[1].classes | 1e6 / (.txn.ops_per_s * (.read.ops + .write.ops + .other.ops) / .txn.ops) - 17
+	| if . < 0 then 0 else . end' cal.json)
+expect_exit 0 "appio run oltp --calibrate-from a db run" -- "$APPIO" run oltp --target oltp.dat --size 64M --log-size 4M \
+	--table-size 1000 --calibrate-from cal.json --time 1 --json cal-emu.json
+jq_check "--cpu-per-stmt taken from it ($want us) and said so" cal-emu.json \
+	"(((.info[\"oltp.cpu_per_stmt_us\"] | tonumber) - $want) | fabs) < 0.01 and
+	 (.info[\"oltp.cpu_per_stmt\"] | test(\"calibrated from 'cal.json'\"))"
+expect_exit 2 "--calibrate-from a run without a saturated point exits 2" -- "$APPIO" run oltp \
+	--target oltp.dat --size 64M --log-size 4M --table-size 1000 --calibrate-from rw.json --time 1 --threads 1
+one_line_error "--calibrate-from: one line"
+grep -q "at least 4 threads" "$T/stderr" && ok "... naming the threads it needs" ||
+	not_ok "... naming the threads it needs: $(cat "$T/stderr")"
+rm -f oltp.dat
+
 # every workload's mix: reads, writes, other per transaction, exactly
 mix() {  # WORKLOAD READS WRITES OTHER
 	"$APPIO" db run "$1" "${DB[@]}" --time 1 --json "mix-$1.json" >/dev/null 2>&1

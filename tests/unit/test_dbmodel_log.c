@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "dbmodel/dbm.h"
+#include "dbmodel/dbm_lock.h"
 #include "check.h"
 #include "worker.h"
 
@@ -41,10 +42,10 @@ struct harness {
 };
 
 /* @spaces > 0: that many tablespaces of 100 pages each before the start. */
-static int harness_init(struct harness *h, uint64_t log_size, unsigned spaces)
+static int harness_model(struct harness *h, int model, uint64_t log_size, unsigned spaces)
 {
 	char err[256];
-	struct dbm_opts o = { .model = DBM_INNODB, .buffer_pool = 4 << 20, .log_size = log_size,
+	struct dbm_opts o = { .model = model, .buffer_pool = 4 << 20, .log_size = log_size,
 			      .flush_log_at_commit = 1, .io_capacity = 200, .io_capacity_max = 2000,
 			      .checkpoint_timeout = 300 };
 
@@ -75,6 +76,11 @@ static int harness_init(struct harness *h, uint64_t log_size, unsigned spaces)
 	}
 	pthread_barrier_init(&h->bar, NULL, NW);
 	return 0;
+}
+
+static int harness_init(struct harness *h, uint64_t log_size, unsigned spaces)
+{
+	return harness_model(h, DBM_INNODB, log_size, spaces);
 }
 
 static void harness_release(struct harness *h)
@@ -263,10 +269,163 @@ static void data_fsyncs_per_space(void)
 	free(h);
 }
 
+/*
+ * PostgreSQL with max_wal_size 32M: max_wal_size is a soft limit, so a
+ * writer never waits for WAL space, and a checkpoint that the WAL has run
+ * ahead of writes everything at once. The model used to stall writers near
+ * the end of its WAL region while the checkpoint, paced by the WAL written,
+ * waited for them: no transaction at all.
+ */
+static void pg_small_wal(void)
+{
+	struct harness *h = calloc(1, sizeof(*h));
+
+	CHECK(harness_model(h, DBM_POSTGRES, 32 << 20, 1) == 0, "harness");
+	struct dbm *db = &h->db;
+	struct emu_worker *w = &h->w[0].pub;
+	CHECK(db->ckpt_wal == 16 << 20, "a checkpoint every 16 MiB segment: %llu",
+	      (unsigned long long)db->ckpt_wal);
+	for (uint64_t p = 0; p < 20; p++)
+		CHECK(dbm_page(w, db, p, DBM_CREATE, 100) == 0, "page %llu dirtied", (unsigned long long)p);
+	pthread_mutex_lock(&db->pool_mx);
+	dbm_log_advance(w, db, db->ckpt_wal);
+	pthread_mutex_unlock(&db->pool_mx);
+	CHECK(dbm_flush_checkpointer(w, db) == 0 && db->cl.ckpt_running, "a checkpoint begins");
+	uint64_t redo = db->cl.ckpt_redo, written = sum(h, DBM_C_WRITTEN);
+	CHECK(written < 20, "spread: %llu of 20 pages written at once", (unsigned long long)written);
+	/* twice the WAL region past the last checkpoint: a stall would end only
+	   at the stop, two seconds from now */
+	pthread_mutex_lock(&db->pool_mx);
+	dbm_log_advance(w, db, 2 * db->log_size);
+	pthread_mutex_unlock(&db->pool_mx);
+	atomic_store(&h->pc.t_end, emu_now() + 2000000000ull);
+	CHECK(dbm_page(w, db, 30, DBM_CREATE, 100) == 0, "the writer goes on");
+	CHECK(sum(h, DBM_C_STALLS) == 0, "no stall: %llu", (unsigned long long)sum(h, DBM_C_STALLS));
+	atomic_store(&h->pc.t_end, UINT64_MAX);
+	CHECK(dbm_flush_checkpointer(w, db) == 0 && !db->cl.ckpt_running, "the late checkpoint completes");
+	CHECK(sum(h, DBM_C_WRITTEN) == 20 && sum(h, DBM_C_CKPTS) == 1 && atomic_load(&db->ckpt_lsn) == redo,
+	      "all 20 pages written, checkpoint at its redo point (%llu written, %llu checkpoints)",
+	      (unsigned long long)sum(h, DBM_C_WRITTEN), (unsigned long long)sum(h, DBM_C_CKPTS));
+	harness_release(h);
+	free(h);
+}
+
+/*
+ * InnoDB's purge runs 0.3 s behind the commits (MariaDB's history list):
+ * a transaction's purge work waits in the history until then, then is done.
+ */
+static void purge_delay(void)
+{
+	struct harness *h = calloc(1, sizeof(*h));
+
+	CHECK(harness_init(h, 8 << 20, 1) == 0, "harness");
+	struct dbm *db = &h->db;
+	struct emu_worker *w = &h->w[0].pub, *bg = &h->w[1].pub;
+	struct dbm_txn t = { 0 };
+	CHECK(dbm_page(w, db, 5, DBM_CREATE, 100) == 0 && dbm_undo(w, db, &t, 100) == 0, "a row change");
+	dbm_purge_page(db, &t, 5, 20);
+	uint64_t t0 = emu_now();
+	CHECK(dbm_commit(w, db, &t) == 0, "commit");
+	/* worker 1 of 8 is not a background worker: dbm_bg_step() takes it for a purge worker */
+	CHECK(dbm_bg_step(bg, db) == 0, "purge round");
+	if (emu_now() - t0 < 250000000ull)
+		CHECK(h->w[1].counters[DBM_C_PURGED] == 0, "nothing purged within 0.25 s of the commit: %llu",
+		      (unsigned long long)h->w[1].counters[DBM_C_PURGED]);
+	nanosleep(&(struct timespec){ .tv_nsec = 320000000 }, NULL);
+	CHECK(dbm_bg_step(bg, db) == 0, "purge round");
+	CHECK(h->w[1].counters[DBM_C_PURGED] == 2, "the row and the undo page purged after 0.3 s: %llu",
+	      (unsigned long long)h->w[1].counters[DBM_C_PURGED]);
+	harness_release(h);
+	free(h);
+}
+
+/* Row locks: the table finds every held row after deletions (backward shift). */
+static void lock_table(void)
+{
+	struct harness *h = calloc(1, sizeof(*h));
+	struct dbm_locks l;
+	uint64_t keys[3000];
+	bool waited;
+
+	CHECK(harness_init(h, 8 << 20, 0) == 0, "harness");
+	struct emu_worker *w = &h->w[0].pub;
+	dbm_locks_init(&l);
+	for (unsigned i = 0; i < 3000; i++) {
+		keys[i] = (uint64_t)(i % 7) << 32 | (i * 2654435761u % 100000);
+		CHECK(dbm_lock(w, &l, keys[i], 0, &waited) == 0 && !waited, "lock %u", i);
+	}
+	uint32_t used = l.used;
+	CHECK(used <= 3000 && used > 2900, "%u rows held", used);
+	/* release every other one, in a scattered order */
+	for (unsigned i = 0; i < 3000; i += 2)
+		dbm_unlock(&l, &keys[i], 1, 0);
+	for (unsigned i = 1; i < 3000; i += 2) {
+		uint32_t before = l.used;
+		CHECK(dbm_lock(w, &l, keys[i], 0, &waited) == 0 && l.used == before,
+		      "row %u still found as held", i);
+	}
+	/* another worker takes a released row at once */
+	CHECK(dbm_lock(&h->w[1].pub, &l, keys[0], 1, &waited) == 0 && !waited, "a released row is free");
+	used = l.used;
+	dbm_unlock(&l, keys, 1, 0);
+	CHECK(l.used == used, "an unlock by a worker that does not hold the row leaves it held");
+	dbm_locks_release(&l);
+	harness_release(h);
+	free(h);
+}
+
+struct lk_arg { struct harness *h; struct dbm_locks *l; int rc; bool waited; };
+
+static void *lock_b_then_a(void *p)
+{
+	struct lk_arg *a = p;
+	bool w0;
+	a->rc = dbm_lock(&a->h->w[1].pub, a->l, 2, 1, &w0);    /* B */
+	if (!a->rc)
+		a->rc = dbm_lock(&a->h->w[1].pub, a->l, 1, 1, &a->waited);      /* A: waits */
+	return NULL;
+}
+
+/* A waits for B's holder, who then wants A: the second is refused (a deadlock). */
+static void lock_deadlock(void)
+{
+	struct harness *h = calloc(1, sizeof(*h));
+	struct dbm_locks l;
+	struct lk_arg a = { .h = h, .l = &l, .rc = -1 };
+	pthread_t tid;
+	bool waited;
+
+	CHECK(harness_init(h, 8 << 20, 0) == 0, "harness");
+	dbm_locks_init(&l);
+	CHECK(dbm_lock(&h->w[0].pub, &l, 1, 0, &waited) == 0, "worker 0 holds A");
+	pthread_create(&tid, NULL, lock_b_then_a, &a);
+	uint64_t give_up = emu_now() + 10000000000ull;
+	for (;;) {
+		pthread_mutex_lock(&l.mx);
+		bool waiting = l.waits_for[1] == 0;
+		pthread_mutex_unlock(&l.mx);
+		if (waiting || emu_now() > give_up)
+			break;
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	}
+	CHECK(dbm_lock(&h->w[0].pub, &l, 2, 0, &waited) == -EDEADLK, "worker 0 wanting B: a deadlock");
+	uint64_t a_key = 1;
+	dbm_unlock(&l, &a_key, 1, 0);           /* the victim rolls back */
+	pthread_join(tid, NULL);
+	CHECK(a.rc == 0 && a.waited, "worker 1 got A after waiting (%d)", a.rc);
+	dbm_locks_release(&l);
+	harness_release(h);
+	free(h);
+}
+
 int main(void)
 {
 	RUN(group_commit);
 	RUN(log_space_stall);
 	RUN(data_fsyncs_per_space);
+	RUN(pg_small_wal);
+	RUN(purge_delay);
+	RUN(lock_table);
+	RUN(lock_deadlock);
 	return check_done();
 }
