@@ -186,11 +186,16 @@ bench: $(BIN)
 CHECK_ONCE := t0610-db-servers t0620-drive-ranking t0650-db-tpcc-servers t1060-db-kill \
               t0200 t0500 t0510 t0530 t0600 t0640 t0700 t0810 t0820 t0910 t1100
 
+# Two tests at a time (tests/run.sh JOBS): most of a test's time is appio
+# running for a set time, so two share the two cores; the tests that start
+# servers or use loop devices and cgroups still run alone.
+CHECK_JOBS ?= 2
+
 check:
 	scripts/install-deps.sh --test
-	SKIP_TESTS="$(CHECK_ONCE)" $(MAKE) test
-	$(MAKE) asan
-	$(MAKE) tsan
+	SKIP_TESTS="$(CHECK_ONCE)" JOBS=$(CHECK_JOBS) $(MAKE) test
+	JOBS=$(CHECK_JOBS) $(MAKE) asan
+	JOBS=$(CHECK_JOBS) $(MAKE) tsan
 	$(MAKE) fuzz FUZZ_TIME=10
 
 # the manual page and the bash completion are printed by the binary from its own
