@@ -11,8 +11,8 @@
 # thread; the ranks share it with --target-split, so every case reads the
 # same blocks). The three alternate, ROUNDS times; medians:
 #   aggregate IOPS of the LONG run;
-#   CPU per I/O: user + system time of every process (mpirun and each of its
-#   ranks, measured from outside with /usr/bin/time), the difference between
+#   CPU per I/O: user + system time of every process (appio, or mpirun with
+#   the ranks it started, measured from outside with /usr/bin/time), the difference between
 #   a SHORT and a LONG run
 #   over the difference of their I/Os, so that start-up (MPI_Init, the
 #   clock measurement) and teardown cancel out.
@@ -49,11 +49,12 @@ run() {
 	else
 		args+=(--engine libaio --qd 4 --target "$DIR/file.dat")
 	fi
-	# each process's CPU from outside: /usr/bin/time around every rank, and mpirun's own
+	# the CPU of every process from outside: /usr/bin/time around appio, or around
+	# mpirun, whose figure holds its ranks too (on one machine they are its
+	# children, reaped by it; timing each rank as well would count them twice)
 	rm -f "$OUT/$tag".time.*
 	local cmd=(/usr/bin/time -f '%U %S' -o "$OUT/$tag.time.p" "$APPIO" "${args[@]}")
 	[ "$ranks" -gt 1 ] && cmd=(/usr/bin/time -f '%U %S' -o "$OUT/$tag.time.m" "${MPIRUN[@]}" -np "$ranks"
-		sh -c '/usr/bin/time -f "%U %S" -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' "$OUT/$tag.time.r"
 		"$APPIO" "${args[@]}" --target-split)
 	"${cmd[@]}" >"$OUT/$tag.out" 2>"$OUT/$tag.err" ||
 		{ echo "bench-mpi.sh: $c $engine failed:" >&2; tail -3 "$OUT/$tag.err" >&2; exit 1; }
