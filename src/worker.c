@@ -494,6 +494,20 @@ static int submit_now(struct worker *w, struct io_req *r)
 	return 0;
 }
 
+/*
+ * The end of a scheduled or rate-limited loop: reap what is still in flight.
+ * The loop's error (@rc < 0) outlives a clean drain; its "done" (> 0) is 0.
+ */
+static int drain(struct worker *w, int rc)
+{
+	while (w->inflight) {
+		int r = reap(w, 1);
+		if (r < 0)
+			return r;
+	}
+	return rc < 0 ? rc : 0;
+}
+
 static int loop_sched(struct worker *w)
 {
 	const struct emu_ops *emu = w->pc->er->ops;
@@ -527,10 +541,7 @@ static int loop_sched(struct worker *w)
 		if (w->inflight && (rc = reap(w, 0)) < 0)
 			return rc;
 	}
-	while (w->inflight)
-		if ((rc = reap(w, 1)) < 0)
-			return rc;
-	return rc < 0 ? rc : 0;
+	return drain(w, rc);
 }
 
 /*
@@ -584,10 +595,7 @@ static int loop_rate(struct worker *w)
 		if (w->inflight && (rc = reap(w, 0)) < 0)
 			return rc;
 	}
-	while (w->inflight)
-		if ((rc = reap(w, 1)) < 0)
-			return rc;
-	return rc < 0 ? rc : 0;
+	return drain(w, rc);
 }
 
 /* Transactional and background loop: one step at a time until the stop. */
