@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.." || exit 1
 export APPIO="${APPIO:-$PWD/appio}"
 UNIT_DIR="${UNIT_DIR:-$PWD/build/tests}"
 JOBS=${JOBS:-1}
-SERIAL_TESTS=${SERIAL_TESTS-t0610 t0620 t0650 t1060 t0920}
+SERIAL_TESTS=${SERIAL_TESTS-t0400 t0610 t0620 t0650 t0920 t1030 t1060 t1100}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
