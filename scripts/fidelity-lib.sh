@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # fidelity-lib.sh - sourced by scripts/fidelity-oltp.sh and
 # scripts/fidelity-tpcc.sh: the real servers' counters, their start with a
 # configuration's pool, redo / WAL size and flush setting, the comparison of
@@ -180,5 +181,36 @@ report() {
 # baseline CELLS: the held-out cells within target ("name threads figure")
 baseline() {
 	awk "$AWK_TARGET"'$3 == "heldout" && within($5, $6, $7) { print $2, $4, $5 }' "$1" | sort
+}
+
+# baseline_write_check CELLS: --write-baseline (BASELINE, and the emulator's
+# results beside it unless they came from --emu-from) and --check-baseline
+# (exit 1 when a held-out cell that was within target is not any more; only
+# the configurations compared now are judged). Uses WRITE_BASE, CHECK,
+# EMU_FROM, EMU_DIR, REF and BASELINE (default REF/baseline.tsv).
+baseline_write_check() {
+	local cells=$1 lost
+	BASELINE=${BASELINE:-$REF/baseline.tsv}
+	if [ "$WRITE_BASE" = 1 ]; then
+		baseline "$cells" >"$BASELINE"
+		if [ -z "$EMU_FROM" ]; then
+			mkdir -p "$REF/emulated"
+			cut -d' ' -f2 "$cells" | sort -u | while read -r name; do
+				cp "$EMU_DIR/$name.jsonl" "$REF/emulated/"
+			done
+		fi
+		log "wrote $(wc -l <"$BASELINE") held-out cells within target to '$BASELINE'"
+	fi
+	if [ "$CHECK" = 1 ]; then
+		[ -r "$BASELINE" ] || die "--check-baseline: no '$BASELINE'"
+		lost=$(baseline "$cells" | comm -23 <(awk 'NR == FNR { c[$2 " " $4] = 1; next } ($1 " " $2) in c' \
+			"$cells" <(sort "$BASELINE")) -)
+		if [ -n "$lost" ]; then
+			echo "held-out cells that were within target and are not any more:"
+			sed 's/^/  /' <<<"$lost"
+			exit 1
+		fi
+		echo "baseline: every held-out cell that was within target still is"
+	fi
 }
 

@@ -254,25 +254,4 @@ done <"$DIR/configs.txt"
 [ "${EMU:-1}" = 1 ] || exit 0
 [ -s "$cells" ] || die "no configuration to compare"
 { report "$cells"; threads_rank "$cells"; } | tee "$DIR/report.txt"
-BASELINE=${BASELINE:-$REF/baseline.tsv}
-if [ "$WRITE_BASE" = 1 ]; then
-	baseline "$cells" >"$BASELINE"
-	if [ -z "$EMU_FROM" ]; then
-		mkdir -p "$REF/emulated"
-		cut -d' ' -f2 "$cells" | sort -u | while read -r name; do
-			cp "$EMU_DIR/$name.jsonl" "$REF/emulated/"
-		done
-	fi
-	log "wrote $(wc -l <"$BASELINE") held-out cells within target to '$BASELINE'"
-fi
-if [ "$CHECK" = 1 ]; then
-	[ -r "$BASELINE" ] || die "--check-baseline: no '$BASELINE'"
-	lost=$(baseline "$cells" | comm -23 <(awk 'NR == FNR { c[$2 " " $4] = 1; next } ($1 " " $2) in c' \
-		"$cells" <(sort "$BASELINE")) -)
-	if [ -n "$lost" ]; then
-		echo "held-out cells that were within target and are not any more:"
-		sed 's/^/  /' <<<"$lost"
-		exit 1
-	fi
-	echo "baseline: every held-out cell that was within target still is"
-fi
+baseline_write_check "$cells"
