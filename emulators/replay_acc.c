@@ -11,11 +11,12 @@
  *  - issue lag (submission minus due time) percentiles, and the share of
  *    I/Os more than 1 ms late;
  *  - a verdict: a second is late when more than 1 % of the I/Os due in it
- *    were over 1 ms late. "could not keep up from second N" at the first late
- *    second followed by another, or in which a worker waited at the in-flight
- *    cap or for its feeder to read the trace (feed_waits), saying which;
- *    "kept up but for K stalled second(s)" when every late second stands
- *    alone; "kept up" when none is late.
+ *    were over 1 ms late. "could not keep up from second N" when late
+ *    seconds run on to the end of the schedule; "fell behind K time(s)" when
+ *    late seconds came two or more in a row, or with a worker waiting at the
+ *    in-flight cap or for its feeder (feed_waits), but the replay caught up,
+ *    saying why the first time; "kept up but for K stalled second(s)" when
+ *    every late second stands alone; "kept up" when none is late.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -85,38 +86,67 @@ static bool late_second(const struct replay_stats *m, uint64_t s)
 	return m->late[s] && (uint64_t)m->late[s] * 100 > m->due[s];
 }
 
+/* Why the late run from second @s on (@cap, @starved over it) was late, into @why. */
+static void late_reason(bool cap, bool starved, unsigned qd, char *why, size_t len)
+{
+	if (cap)
+		snprintf(why, len, "the in-flight cap was reached: --qd %u%s", qd,
+			 starved ? "; the trace was read too slowly" : "");
+	else if (starved)
+		snprintf(why, len, "the trace was read too slowly: feed_waits");
+	else
+		snprintf(why, len, "submissions late two seconds or more in a row");
+}
+
 void replay_verdict(const struct replay_stats *m, uint64_t nsec, int timing, unsigned qd,
 		    char *buf, size_t len)
 {
-	uint64_t stalls = 0, first_stall = 0;
+	uint64_t stalls = 0, first_stall = 0, runs = 0, run_at = 0, run_len = 0;
+	char why[96] = "";
 
 	if (timing != REPLAY_TRACE) {
 		snprintf(buf, len, "as fast as possible (no schedule to keep)%s",
 			 timing == REPLAY_LOAD ? " at the trace's in-flight counts" : "");
 		return;
 	}
-	for (uint64_t s = 0; s < nsec; s++) {
-		if (!late_second(m, s))
-			continue;
-		bool cap = m->capped[s] || (s && m->capped[s - 1]);
-		bool starved = m->starved[s] || (s && m->starved[s - 1]);
-		bool next = s + 1 < nsec && late_second(m, s + 1);
-		if (!cap && !starved && !next) {
-			if (!stalls++)
-				first_stall = s;
+	/*
+	 * Runs of late seconds. A lone late second with nothing to explain it is
+	 * a stall; a longer run, or one at the in-flight cap or waiting for the
+	 * feeder, is falling behind. Falling behind and catching up before the
+	 * schedule ends (a drive's write burst that blocked submission for two
+	 * seconds) is not the same verdict as being late to the end.
+	 */
+	for (uint64_t s = 0; s < nsec;) {
+		if (!late_second(m, s)) {
+			s++;
 			continue;
 		}
-		char why[96];
-		if (cap)
-			snprintf(why, sizeof(why), "the in-flight cap was reached: --qd %u%s", qd,
-				 starved ? "; the trace was read too slowly" : "");
-		else
-			snprintf(why, sizeof(why), "%s", starved ? "the trace was read too slowly: "
-				 "feed_waits" : "lag growing");
-		snprintf(buf, len, "could not keep up from second %llu (%s)", (unsigned long long)s, why);
-		return;
+		uint64_t e = s;
+		bool cap = false, starved = false;
+		while (e < nsec && late_second(m, e)) {
+			cap |= m->capped[e] || (e && m->capped[e - 1]);
+			starved |= m->starved[e] || (e && m->starved[e - 1]);
+			e++;
+		}
+		if (e - s == 1 && !cap && !starved) {
+			if (!stalls++)
+				first_stall = s;
+		} else if (e == nsec) {
+			late_reason(cap, starved, qd, why, sizeof(why));
+			snprintf(buf, len, "could not keep up from second %llu (%s)", (unsigned long long)s, why);
+			return;
+		} else if (!runs++) {
+			run_at = s;
+			run_len = e - s;
+			late_reason(cap, starved, qd, why, sizeof(why));
+		}
+		s = e;
 	}
-	if (stalls)
+	if (runs)
+		snprintf(buf, len, "fell behind %llu time(s), the first for %llu s from second %llu (%s), "
+			 "and caught up", (unsigned long long)runs, (unsigned long long)run_len,
+			 (unsigned long long)run_at, why);
+	else if (stalls)
 		snprintf(buf, len, "kept up but for %llu stalled second(s), the first second %llu "
 			 "(late, then caught up)",
 			 (unsigned long long)stalls, (unsigned long long)first_stall);

@@ -1,8 +1,9 @@
 /*
  * test_replay_verdict.c - the replay's verdict from per-second counts: kept
  * up, the 1 % threshold, a lone late second as a stall, two late seconds in
- * a row as falling behind, the in-flight cap and a slow feeder named, and no
- * schedule to judge without --timing trace.
+ * a row as falling behind and catching up, late seconds to the end as not
+ * keeping up, the in-flight cap and a slow feeder named, and no schedule to
+ * judge without --timing trace.
  */
 #include <string.h>
 
@@ -59,17 +60,35 @@ static void test_stalls(void)
 static void test_fell_behind(void)
 {
 	reset();
-	late[3] = 11;
-	late[6] = late[7] = 500;
-	EXPECT(REPLAY_TRACE, "could not keep up from second 6 (lag growing)");
+	late[2] = late[3] = 500;        /* two in a row, then on time again */
+	late[6] = 11;
+	EXPECT(REPLAY_TRACE, "fell behind 1 time(s), the first for 2 s from second 2 (submissions late "
+	       "two seconds or more in a row), and caught up");
 	reset();
 	late[2] = 50;
 	capped[1] = 1;                  /* the cap in the second before counts */
-	EXPECT(REPLAY_TRACE, "could not keep up from second 2 (the in-flight cap was reached: --qd 16)");
+	late[4] = late[5] = 50;
+	EXPECT(REPLAY_TRACE, "fell behind 2 time(s), the first for 1 s from second 2 (the in-flight cap "
+	       "was reached: --qd 16), and caught up");
 	reset();
 	late[4] = 50;
 	starved[4] = 1;
-	EXPECT(REPLAY_TRACE, "could not keep up from second 4 (the trace was read too slowly: feed_waits)");
+	EXPECT(REPLAY_TRACE, "fell behind 1 time(s), the first for 1 s from second 4 (the trace was read "
+	       "too slowly: feed_waits), and caught up");
+}
+
+static void test_could_not_keep_up(void)
+{
+	reset();
+	late[3] = 11;
+	late[6] = late[7] = 500;        /* late to the end of the schedule */
+	EXPECT(REPLAY_TRACE, "could not keep up from second 6 (submissions late two seconds or more in a row)");
+	late[2] = late[3] = 500;        /* an earlier run that caught up does not hide it */
+	EXPECT(REPLAY_TRACE, "could not keep up from second 6 (submissions late two seconds or more in a row)");
+	reset();
+	late[7] = 50;
+	capped[7] = 1;
+	EXPECT(REPLAY_TRACE, "could not keep up from second 7 (the in-flight cap was reached: --qd 16)");
 }
 
 static void test_no_schedule(void)
@@ -85,6 +104,7 @@ int main(void)
 	RUN(test_kept_up);
 	RUN(test_stalls);
 	RUN(test_fell_behind);
+	RUN(test_could_not_keep_up);
 	RUN(test_no_schedule);
 	return check_done();
 }
