@@ -36,8 +36,13 @@
 #                     against the replay's, taken at the same place (the
 #                     replay is captured too: completion - issue of its own
 #                     requests, "replay, kernel"), and the difference in %
-#                     (goal 15 %); then the replayer's own (submission to
-#                     the completion it reaps), which adds the block layer's
+#                     (goal 15 %); then the same for a second replay with
+#                     --timing load ("load, kernel": no schedule, each I/O
+#                     submitted at the trace's own in-flight count, so the
+#                     device sees the queue depths the database kept even
+#                     where the schedule would pile I/Os up); then the
+#                     replayer's own (submission to the completion it reaps,
+#                     on the first replay), which adds the block layer's
 #                     queue and the time its thread waits for a CPU
 set -euo pipefail
 
@@ -100,6 +105,12 @@ umount "$MNT"
 "$APPIO" trace record --device "${DEV#/dev/}" -o replayed.trace -- \
 	"$APPIO" run replay --trace mariadb.trace --target "$DEV" --force $RARGS --json replay.json >replay.log \
 	2>record-replay.log
+# and once more at the trace's own in-flight counts, with no schedule: the
+# device sees the queue depths the database kept, whatever the replay's pace
+# shellcheck disable=SC2086
+"$APPIO" trace record --device "${DEV#/dev/}" -o replayed-load.trace -- \
+	"$APPIO" run replay --trace mariadb.trace --target "$DEV" --force --timing load $RARGS \
+	--json replay-load.json >replay-load.log 2>record-replay-load.log
 
 # recorded service times per class: p50 and p99 in ns (nearest rank)
 pct() {  # OP P [TRACE]: the P-th percentile of complete - issue over records of op OP (R, W, F)
@@ -123,18 +134,21 @@ for c in R:read W:write; do
 	printf '%-22s %14s %14s\n' "$cls bytes" "$(bytes "$op")" "$(rj ".points[0].classes.$cls.bytes // 0")"
 done
 printf '%-22s %14s %14s\n' "flush ops (F + P/U)" "$(( $(ops F) + $(pf) ))" "$(rj '.points[0].classes.flush.ops // 0')"
-printf '\n%-22s %14s %14s %10s %14s %10s\n' "service time" "trace" "replay, kernel" "diff" "replayer" "diff"
+printf '\n%-22s %14s %14s %10s %14s %10s %14s %10s\n' "service time" "trace" "replay, kernel" "diff" \
+	"load, kernel" "diff" "replayer" "diff"
 for c in R:read W:write F:flush; do
 	op=${c%%:*} cls=${c#*:}
 	for p in 50 99; do
 		t=$(pct "$op" "0.$p")
 		k=$(pct "$op" "0.$p" replayed.trace)
+		l=$(pct "$op" "0.$p" replayed-load.trace)
 		r=$(rj ".points[0].classes.$cls.lat_ns.p$p // 0")
-		printf '%-22s %11.1f us %11.1f us %10s %11.1f us %10s\n' "$cls p$p" "$(us "$t")" "$(us "$k")" \
-			"$(diffpct "$t" "$k")" "$(us "$r")" "$(diffpct "$t" "$r")"
+		printf '%-22s %11.1f us %11.1f us %10s %11.1f us %10s %11.1f us %10s\n' "$cls p$p" "$(us "$t")" \
+			"$(us "$k")" "$(diffpct "$t" "$k")" "$(us "$l")" "$(diffpct "$t" "$l")" "$(us "$r")" "$(diffpct "$t" "$r")"
 	done
 done
 echo
 grep -E '^(duration|I/Os|ops):' trace-info.txt
 grep -E '^replay:' replay.log || true
+grep -E '^  duration' replay-load.log | sed 's/^  /load replay: /' || true
 grep -E 'capture:' record-replay.log || true
