@@ -443,15 +443,10 @@ static void clean_forest(struct forest *f)
 static int open_forest(struct nosql_run *nr, struct forest *f, const char *dir, uint32_t cap,
 		       char *err, size_t errlen)
 {
-	pthread_condattr_t ca;
-
 	snprintf(f->dir, sizeof(f->dir), "%s", dir);
 	f->dirfd = f->jfd = -1;
 	pthread_mutex_init(&f->lock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&f->cv, &ca);
-	pthread_condattr_destroy(&ca);
+	cond_init_mono(&f->cv);
 	nosql_journal_init(&f->journal, cap, nr->lbs);
 	f->next_uid = 1;
 	if (mkdir(dir, 0755) && errno != EEXIST)

@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 #include <time.h>
 
+#include "appio/cond.h"
 #include "appio/emulator.h"
 #include "nosql_cache.h"
 #include "nosql_journal.h"
@@ -87,16 +88,7 @@ static inline uint64_t nosql_round_up(uint64_t v, uint64_t unit)
 /* Wait on the forest's condition for at most @ms; the forest lock is held. */
 static inline void nosql_forest_wait(struct forest *f, long ms)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_sec += ms / 1000;
-	ts.tv_nsec += ms % 1000 * 1000000L;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
-	pthread_cond_timedwait(&f->cv, &f->lock, &ts);
+	cond_wait_ns(&f->cv, &f->lock, (uint64_t)ms * 1000000ULL);
 }
 
 /*

@@ -4,17 +4,15 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "nosql_journal.h"
+#include "appio/cond.h"
 #include "appio/xalloc.h"
+#include "nosql_journal.h"
 
 #define WAIT_NS 10000000L       /* a waiter looks at the stop flag this often */
 
 int nosql_journal_init(struct nosql_journal *j, uint32_t cap, uint32_t align)
 {
-	pthread_condattr_t ca;
-
 	memset(j, 0, sizeof(*j));
 	if (!align || (align & (align - 1)) || 4096 % align || !cap || cap % align)
 		return -EINVAL;
@@ -23,10 +21,7 @@ int nosql_journal_init(struct nosql_journal *j, uint32_t cap, uint32_t align)
 	for (int i = 0; i < 2; i++)
 		j->buf[i] = xaligned(4096, cap);
 	pthread_mutex_init(&j->lock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&j->cv, &ca);
-	pthread_condattr_destroy(&ca);
+	cond_init_mono(&j->cv);
 	return 0;
 }
 
@@ -51,15 +46,7 @@ void nosql_journal_rotate(struct nosql_journal *j)
 /* Wait on the journal's condition for a while; true if the run is stopping. */
 static bool wait_a_while(struct nosql_journal *j, const struct nosql_journal_io *io)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_nsec += WAIT_NS;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
-	pthread_cond_timedwait(&j->cv, &j->lock, &ts);
+	cond_wait_ns(&j->cv, &j->lock, WAIT_NS);
 	return io->stopping(io->ctx);
 }
 

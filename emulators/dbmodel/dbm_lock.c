@@ -6,8 +6,8 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "appio/cond.h"
 #include "appio/xalloc.h"
 #include "dbm_lock.h"
 
@@ -16,8 +16,6 @@
 
 void dbm_locks_init(struct dbm_locks *l)
 {
-	pthread_condattr_t ca;
-
 	l->key = xcalloc(DBM_LOCK_SLOTS, sizeof(*l->key));
 	l->owner = xcalloc(DBM_LOCK_SLOTS, sizeof(*l->owner));
 	l->waits_for = xmalloc(DBM_LOCK_WORKERS * sizeof(*l->waits_for));
@@ -25,10 +23,7 @@ void dbm_locks_init(struct dbm_locks *l)
 		l->waits_for[i] = NONE;
 	l->used = 0;
 	pthread_mutex_init(&l->mx, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&l->cv, &ca);
-	pthread_condattr_destroy(&ca);
+	cond_init_mono(&l->cv);
 }
 
 void dbm_locks_release(struct dbm_locks *l)
@@ -71,18 +66,6 @@ static bool cycle(const struct dbm_locks *l, uint32_t me, uint32_t owner)
 	return false;
 }
 
-static void timed_wait(struct dbm_locks *l)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_nsec += WAIT_NS;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
-	pthread_cond_timedwait(&l->cv, &l->mx, &ts);
-}
-
 int dbm_lock(struct emu_worker *w, struct dbm_locks *l, uint64_t key, uint32_t me, bool *waited)
 {
 	uint64_t k = key + 1;
@@ -115,7 +98,7 @@ int dbm_lock(struct emu_worker *w, struct dbm_locks *l, uint64_t key, uint32_t m
 		}
 		*waited = true;
 		l->waits_for[me] = l->owner[i];
-		timed_wait(l);
+		cond_wait_ns(&l->cv, &l->mx, WAIT_NS);
 	}
 	l->waits_for[me] = NONE;
 	pthread_mutex_unlock(&l->mx);
