@@ -54,7 +54,13 @@ DIR=$(cd "$DIR" && pwd)
 [ ${#DIR} -lt 80 ] || die "'$DIR' is too long for a unix socket path (keep it under 80 characters)"
 
 # A port nobody listens on: the one asked for, or the first free one from a
-# spot that depends on the folder, so parallel servers rarely collide.
+# spot that depends on the folder, so parallel servers rarely collide. Two
+# starts at once could still both find one port free before either server
+# binds it: the pick and the start, until the server listens, hold a lock
+# (released when this script exits; the server must not inherit it: 9>&-).
+command -v flock >/dev/null || die "flock not found (install util-linux)"
+exec 9>"${TMPDIR:-/tmp}/appio-db-start.lock" || die "cannot open the lock '${TMPDIR:-/tmp}/appio-db-start.lock'"
+flock 9 || die "cannot take the lock '${TMPDIR:-/tmp}/appio-db-start.lock'"
 port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 pick_port() {
 	local p=$(( 20000 + $(printf '%s' "$DIR" | cksum | cut -d' ' -f1) % 20000 ))
@@ -121,7 +127,7 @@ start_mariadb() {
 			die "mariadb-install-db failed, see '$DIR/install.log'"
 	fi
 	log "starting MariaDB on 127.0.0.1:$PORT and '$sock'"
-	nohup "$bin" --defaults-file="$cnf" </dev/null >>"$DIR/mysqld.err" 2>&1 &
+	nohup "$bin" --defaults-file="$cnf" </dev/null >>"$DIR/mysqld.err" 2>&1 9>&- &
 	local pid=$!
 	local i
 	for i in $(seq 600); do
@@ -179,7 +185,7 @@ start_postgres() {
 	grep -q "^include_if_exists = 'appio.conf'" "$data/postgresql.conf" ||
 		echo "include_if_exists = 'appio.conf'" | as_pg tee -a "$data/postgresql.conf" >/dev/null
 	log "starting PostgreSQL on 127.0.0.1:$PORT and '$DIR'"
-	as_pg "$bindir/pg_ctl" -D "$data" -l "$data/server.log" -w -t 60 start >/dev/null ||
+	as_pg "$bindir/pg_ctl" -D "$data" -l "$data/server.log" -w -t 60 start >/dev/null 9>&- ||
 		die "PostgreSQL did not start, see '$data/server.log'"
 	local psql=("$bindir/psql" -X -q -h "$DIR" -p "$PORT" -U postgres -d postgres -v ON_ERROR_STOP=1)
 	if ! "${psql[@]}" -tAc "SELECT 1 FROM pg_roles WHERE rolname='appio'" | grep -q 1; then

@@ -3,7 +3,7 @@
 # scripts/db-start.sh: prepare and row counts, a two-point run and its JSON,
 # SysBench on appio's tables and appio on SysBench's, cleanup, a server lost
 # during a run (with and without --reconnect), a wrong password and a stopped
-# server (one line, exit 2).
+# server (one line, exit 2); two servers started at once on one port.
 . tests/e2e/lib.sh
 ROOT=$PWD
 DBA=(--tables 2 --table-size 1000)
@@ -155,6 +155,29 @@ suite() {
 	grep -q "cannot connect to" "$T/stderr" && ok "$KIND: ... naming the server" || not_ok "$KIND: message: $(cat "$T/stderr")"
 }
 
+# Two starts at once on one port: one server, and one error naming the port.
+# Both used to find the port free before either server bound it; the loser's
+# server then failed to start, or the two tests sharing a machine broke each other.
+race_start() {
+	local port=$(( 20000 + RANDOM % 20000 )) rc_a rc_b
+	"$ROOT/scripts/db-start.sh" "$1" "$T/race-a" --port "$port" >/dev/null 2>"$T/race-a.err" &
+	local pid=$!
+	"$ROOT/scripts/db-start.sh" "$1" "$T/race-b" --port "$port" >/dev/null 2>"$T/race-b.err"
+	rc_b=$?
+	wait $pid
+	rc_a=$?
+	if [ $((rc_a + rc_b)) -eq 2 ] && [ $rc_a -ne 1 ] &&
+	   grep -q "port $port is already in use" "$T/race-$([ $rc_a -eq 2 ] && echo a || echo b).err"; then
+		ok "$1: two starts at once on one port: one server, one error naming the port"
+	else
+		not_ok "$1: two starts at once on one port (exit $rc_a and $rc_b)"
+		sed 's/^/    /' "$T/race-a.err" "$T/race-b.err"
+	fi
+	"$ROOT/scripts/db-stop.sh" "$T/race-a" >/dev/null 2>&1
+	"$ROOT/scripts/db-stop.sh" "$T/race-b" >/dev/null 2>&1
+}
+
 suite mariadb
 suite postgres
+have_server mariadb && race_start mariadb
 finish
