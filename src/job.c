@@ -403,7 +403,15 @@ int job_run(struct job *j, struct result *res, bool progress,
 		.json_path = j->ro.json && strcmp(j->ro.json, "-") && mpi_run_root() ? j->ro.json : NULL,
 		.interrupted = interrupted,
 	};
-	return runner_run(&cfg, res, err, errlen);
+	int rc = runner_run(&cfg, res, err, errlen);
+	/*
+	 * Some bad input shows only once the emulator lays itself out on the
+	 * target (tables larger than --size): a file made for this run, with
+	 * nothing measured on it, goes with the error.
+	 */
+	if (rc == -EINVAL && target && j->target.created && !res->npoints)
+		unlink(j->target.path);
+	return rc;
 }
 
 void job_help(const struct job *j, FILE *f)

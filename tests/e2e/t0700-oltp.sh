@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The oltp emulator on small files: bad input is refused in one line, and
+# The oltp emulator on small files: bad input is refused in one line (a
+# target file made for a refused run is removed), and
 # the counters of real runs are consistent with each other: pages written
 # <= pages dirtied, one fsync per log flush, group commit (<= 1 fsync per
 # commit), doublewrite carries every page-cleaner write, a small log stalls
@@ -16,6 +17,11 @@ expect_exit 2 "a target too small for the tables names --size" -- \
 	"$APPIO" run oltp --target small.dat --size 32M --tables 4 --table-size 100000
 grep -q -- '--size' "$T/stderr" && ok "the message names --size" || not_ok "the message names --size"
 one_line_error "too small: one line"
+[ ! -e small.dat ] && ok "... and the file it made for the run is gone" ||
+	not_ok "... and the file it made for the run is gone ($(stat -c %s small.dat) bytes left)"
+truncate -s 32M own.dat
+"$APPIO" run oltp --target own.dat --tables 4 --table-size 100000 >/dev/null 2>&1
+[ -e own.dat ] && ok "... a file that was there before stays" || not_ok "... a file that was there before stays"
 expect_exit 2 "an unknown engine model is refused" -- "$APPIO" run oltp --target f.dat --engine-model oracle
 expect_exit 2 "--flush-log-at-commit 3 is refused" -- "$APPIO" run oltp --target f.dat --flush-log-at-commit 3
 expect_exit 2 "--range-size beyond the table is refused" -- \
