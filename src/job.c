@@ -199,8 +199,12 @@ int job_parse(struct job *j, int argc, char **argv, char *err, size_t errlen)
 	}
 	j->preset = emu_preset_find(argv[0]);
 	j->emu = emulator_find(j->preset ? j->preset->emulator : argv[0]);
-	if (!j->emu)
-		return fail(err, errlen, "unknown profile or emulator '%s' (see 'appio list')", argv[0]);
+	if (!j->emu) {
+		char like[160];
+		emu_names_like(argv[0], like, sizeof(like));
+		return fail(err, errlen, "unknown profile or emulator '%s' (%s%s%s'appio list' shows them all)",
+			    argv[0], like[0] ? "did you mean " : "", like, like[0] ? "? " : "");
+	}
 	j->eo = xcalloc(1, j->emu->opts_size ? j->emu->opts_size : 1);
 	j->tabs[0] = (struct opt_tab){ .defs = job_run_opt_table, .dst = &j->ro };
 	j->tabs[1] = (struct opt_tab){ .defs = j->emu->opts, .dst = j->eo };

@@ -5,6 +5,7 @@
  */
 #include <stddef.h>
 #include <string.h>
+#include <strings.h>
 
 #include "appio/emulator.h"
 #include "appio/engine.h"
@@ -113,6 +114,32 @@ const struct emu_preset *emu_preset_find(const char *name)
 		if (!strcmp(p->name, name))
 			return p;
 	return NULL;
+}
+
+/* Append @name to the comma list in @buf when it begins with, or holds, @word. */
+static void add_like(const char *word, const char *name, bool prefix, char *buf, size_t len)
+{
+	size_t n = strlen(buf);
+	bool like = prefix ? !strncasecmp(name, word, strlen(word)) :
+		strcasestr(name, word) && strncasecmp(name, word, strlen(word));
+
+	if (like && n + strlen(name) + 3 < len)
+		snprintf(buf + n, len - n, "%s%s", n ? ", " : "", name);
+}
+
+void emu_names_like(const char *word, char *buf, size_t len)
+{
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (!word[0])
+		return;
+	for (int prefix = 1; prefix >= 0; prefix--) {
+		for (const struct emu_preset *p = emu_preset_table; p->name; p++)
+			add_like(word, p->name, prefix, buf, len);
+		for (const struct emu_ops *const *e = emulator_table; *e; e++)
+			add_like(word, (*e)->name, prefix, buf, len);
+	}
 }
 
 const char *io_op_name(unsigned op)

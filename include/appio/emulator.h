@@ -401,6 +401,13 @@ extern const struct emu_preset emu_preset_table[];   /* terminated by .name = NU
 const struct emu_preset *emu_preset_find(const char *name);
 
 /*
+ * The presets and emulators whose names begin with @word, then those that
+ * hold it elsewhere, as "a, b, c" in @buf (empty when none): what a user who
+ * typed "4k" or "tpc" may have meant.
+ */
+void emu_names_like(const char *word, char *buf, size_t len);
+
+/*
  * Core services for emulators (src/worker.c). Called on the worker's thread.
  */
 

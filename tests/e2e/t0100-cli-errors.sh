@@ -11,7 +11,8 @@ bad() {  # DESC PATTERN ARGS...: exit 2, one line, the line matches PATTERN
 		not_ok "$desc: names $pat"; sed 's/^/    /' "$T/stderr"; fi
 }
 
-bad "unknown profile" "unknown profile or emulator 'nosuch' \\(see 'appio list'\\)" run nosuch
+bad "unknown profile" "unknown profile or emulator 'nosuch' \\('appio list' shows them all\\)" run nosuch
+bad "a profile's first word" "unknown profile or emulator '4k' \\(did you mean 4k-randread, 4k-randwrite\\?" run 4k
 bad "unknown command" "unknown command or profile 'frobnicate' \\(see 'appio --help'" frobnicate
 bad "zero threads" "--threads: '0' is out of range \\(expected 1 to 1024\\)" run 4k-randwrite --threads 0
 bad "bad size" "--size: invalid size '12Q'.*(k|K), M, G" run 4k-randwrite --size 12Q

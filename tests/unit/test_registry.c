@@ -155,6 +155,26 @@ static void test_presets(void)
 	}
 }
 
+/* What a user who typed part of a name may have meant: beginnings first, then the rest. */
+static void test_names_like(void)
+{
+	char buf[160];
+
+	emu_names_like("4k", buf, sizeof(buf));
+	CHECK(!strcmp(buf, "4k-randread, 4k-randwrite"), "4k: got '%s'", buf);
+	emu_names_like("TPC", buf, sizeof(buf));
+	CHECK(!strcmp(buf, "tpcc"), "TPC: got '%s'", buf);
+	emu_names_like("server", buf, sizeof(buf));
+	CHECK(!strncmp(buf, "fileserver, webserver, ", 23) && strstr(buf, "mailserver-fs"),
+	      "server (inside names only): got '%s'", buf);
+	emu_names_like("zzz", buf, sizeof(buf));
+	CHECK(!buf[0], "zzz: got '%s'", buf);
+	emu_names_like("", buf, sizeof(buf));
+	CHECK(!buf[0], "empty word: got '%s'", buf);
+	emu_names_like("e", buf, 8);
+	CHECK(strlen(buf) < 8, "a short buffer holds '%s'", buf);
+}
+
 /* The database emulator's own registries: drivers built in, the workloads it lists. */
 static void test_db_parts(void)
 {
@@ -203,6 +223,7 @@ int main(void)
 	RUN(test_run_and_suite_options);
 	RUN(test_emulators);
 	RUN(test_presets);
+	RUN(test_names_like);
 	RUN(test_db_parts);
 	RUN(test_trace_formats);
 	return check_done();
