@@ -469,8 +469,14 @@ static int load_parsed(struct json_read_doc *d, const char *name, const json_err
 	int rc;
 
 	if (!d->root) {
-		snprintf(err, errlen, "cannot read '%s': %s (line %d)", name, je->text, je->line);
-		rc = je->line <= 0 && strstr(je->text, "unable to open") ? -ENOENT : -EINVAL;
+		/* a file that would not open has no line: jansson's "unable to open NAME: why" */
+		bool opening = je->line <= 0 && !strncmp(je->text, "unable to open", 14);
+		const char *why = opening && strrchr(je->text, ':') ? strrchr(je->text, ':') + 2 : je->text;
+		if (je->line > 0)
+			snprintf(err, errlen, "cannot read '%s': %s (line %d)", name, why, je->line);
+		else
+			snprintf(err, errlen, "cannot read '%s': %s", name, why);
+		rc = opening ? -ENOENT : -EINVAL;
 	} else {
 		rc = read_doc(d, err, errlen);
 	}
