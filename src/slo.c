@@ -265,32 +265,49 @@ struct test_ctx {
 	const struct json_read_test *t;
 };
 
+/* A document's count or time in ns: a whole number that fits, else false (hostile input). */
+static bool doc_u64(json_t *v, uint64_t *out)
+{
+	double x = json_number_value(v);
+
+	if (!json_is_number(v) || !(x >= 0 && x < 9007199254740992.0))        /* 2^53 */
+		return false;
+	*out = (uint64_t)x;
+	return true;
+}
+
 /*
  * Percentile @p of a class read back: from its "hist" triples [low, width,
  * count] put back into a histogram, with its exact min and max, so that the
- * figure is the one hist_percentile() gave the run. NAN without them.
+ * figure is the one hist_percentile() gave the run. NAN without them, or
+ * when they are not what a run writes.
  */
 static double doc_percentile(json_t *c, double p)
 {
 	json_t *tri = json_object_get(c, "hist"), *lat = json_object_get(c, "lat_ns"), *x;
+	struct hist *h;
 	size_t k;
+	double v = NAN;
 
 	if (!json_is_array(tri) || !json_array_size(tri))
 		return NAN;
-	struct hist *h = xmalloc(sizeof(*h));
+	h = xmalloc(sizeof(*h));
 	hist_init(h);
-	h->min = (uint64_t)json_number_value(json_object_get(lat, "min"));
-	h->max = (uint64_t)json_number_value(json_object_get(lat, "max"));
+	if (!doc_u64(json_object_get(lat, "min"), &h->min) || !doc_u64(json_object_get(lat, "max"), &h->max))
+		goto out;
 	json_array_foreach(tri, k, x) {
-		double low = json_number_value(json_array_get(x, 0));
-		uint64_t n = (uint64_t)json_number_value(json_array_get(x, 2));
+		uint64_t low, n;
+		if (!doc_u64(json_array_get(x, 0), &low) || !doc_u64(json_array_get(x, 2), &n) ||
+		    h->count + n >= 1ULL << 62)
+			goto out;
 		h->count += n;
-		if (low > (double)HIST_MAX_NS)
+		if (low > HIST_MAX_NS)
 			h->over += n;
 		else
-			h->b[hist_index((uint64_t)low)] += n;
+			h->b[hist_index(low)] += n;
 	}
-	double v = h->count ? (double)hist_percentile(h, p) : NAN;
+	v = h->count ? (double)hist_percentile(h, p) : NAN;
+out:
 	free(h);
 	return v;
 }
