@@ -22,10 +22,16 @@ static const struct {
 
 char *slo_stat_name(const struct slo_limit *l, char *buf, size_t len)
 {
-	if (l->stat == SLO_PCT)
-		snprintf(buf, len, "p%g", l->pct);
-	else
+	if (l->stat == SLO_PCT) {
+		/* fixed point, not %g: "p1e-05" would not parse back */
+		int n = snprintf(buf, len, "p%.6f", l->pct);
+		while (n > 1 && (size_t)n < len && buf[n - 1] == '0')
+			buf[--n] = '\0';
+		if (n > 1 && (size_t)n < len && buf[n - 1] == '.')
+			buf[--n] = '\0';
+	} else {
 		snprintf(buf, len, "%s", l->stat == SLO_MEAN ? "mean" : "max");
+	}
 	return buf;
 }
 
@@ -74,8 +80,8 @@ static double parse_time(const char *s)
 }
 
 /*
- * "mean", "max", "p95", "p99.95" (digits, at most one point), or the
- * result's own keys "p999", "p9999" -> @l; false for anything else,
+ * "mean", "max", "p95", "p99.95" (digits, at most one point and 6 decimals),
+ * or the result's own keys "p999", "p9999" -> @l; false for anything else,
  * including p0 and percentiles above 100.
  */
 static bool parse_stat(const char *s, struct slo_limit *l)
@@ -91,11 +97,11 @@ static bool parse_stat(const char *s, struct slo_limit *l)
 	}
 	if (s[0] != 'p' || !isdigit((unsigned char)s[1]))
 		return false;
-	size_t n = 1, dots = 0;
+	size_t n = 1, dots = 0, decimals = 0;
 	for (; s[n]; n++) {
 		if (s[n] == '.' && !dots++ && isdigit((unsigned char)s[n + 1]))
 			continue;
-		if (!isdigit((unsigned char)s[n]))
+		if (!isdigit((unsigned char)s[n]) || (dots && ++decimals > 6))
 			return false;
 	}
 	l->stat = SLO_PCT;

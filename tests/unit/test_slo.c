@@ -45,13 +45,16 @@ static void test_parse(void)
 	/* any percentile, with or without a class, and the result's own keys */
 	struct slo a = { 0 };
 	CHECK(slo_parse(&a, "p95=3ms,p99.5=1ms,read.p99.95=1ms,read.response.p42=1s,p100=1s,p999=2us,"
-			"p0.1=1us", err, sizeof(err)) == 0, "%s", err);
+			"p0.00001=1us", err, sizeof(err)) == 0, "%s", err);
 	CHECK(a.n == 7 && a.lim[0].pct == 95 && a.lim[1].pct == 99.5 && !strcmp(a.lim[2].cls, "read") &&
 	      a.lim[2].pct == 99.95 && !strcmp(a.lim[3].cls, "read.response") && a.lim[3].pct == 42 &&
-	      a.lim[4].pct == 100 && a.lim[5].pct == 99.9 && a.lim[6].pct == 0.1, "percentiles parsed");
+	      a.lim[4].pct == 100 && a.lim[5].pct == 99.9 && a.lim[6].pct == 0.00001, "percentiles parsed");
 	slo_format(&a, buf, sizeof(buf));
-	CHECK(!strcmp(buf, "p95=3ms,p99.5=1ms,read.p99.95=1ms,read.response.p42=1s,p100=1s,p99.9=2us,p0.1=1us"),
+	CHECK(!strcmp(buf, "p95=3ms,p99.5=1ms,read.p99.95=1ms,read.response.p42=1s,p100=1s,p99.9=2us,p0.00001=1us"),
 	      "format: %s", buf);
+	struct slo back = { 0 };
+	CHECK(slo_parse(&back, buf, err, sizeof(err)) == 0 && back.n == 7 && back.lim[6].pct == 0.00001,
+	      "and parses back: %s", err);
 	char key[32];
 	CHECK(!strcmp(slo_doc_key(&a.lim[0], key, sizeof(key)), "p95") &&
 	      !strcmp(slo_doc_key(&a.lim[5], key, sizeof(key)), "p999") &&
@@ -65,7 +68,7 @@ static void test_parse_bad(void)
 		"p99=2", "p99", "=2ms", "p99=-1ms", "p99=0ms", "p99=2 hours", ".p99=1ms",
 		"read.p99=", "", "p99=2msx", "read-p99=1ms", "p0=1ms", "p100.1=1ms", "p-3=1ms",
 		"pabc=1ms", "p99.=1ms", "p.5=1ms", "p1e2=1ms", "p0.0=1ms", "p=1ms", "read.p101=1ms",
-		"p99..9=1ms", "p 99=1ms",
+		"p99..9=1ms", "p 99=1ms", "p99.9999999=1ms",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct slo s = { 0 };
