@@ -372,17 +372,17 @@ static int ram_insert(struct emu_worker *w, uint32_t key, bool invalidate, unsig
 	return rc;
 }
 
-static int do_set(struct emu_worker *w, uint32_t key)
+/* A set that began at @t0 (the request's start; a miss's fill: its own). */
+static int do_set(struct emu_worker *w, uint32_t key, uint64_t t0)
 {
 	emu_count(w, C_SETS, 1);
-	return ram_insert(w, key, true, CLS_SET, emu_now());
+	return ram_insert(w, key, true, CLS_SET, t0);
 }
 
-static int do_get(struct emu_worker *w, uint32_t key)
+static int do_get(struct emu_worker *w, uint32_t key, uint64_t t0)
 {
 	struct cache_run *cr = w->run->priv;
 	struct shard *s = shard_of(cr, key);
-	uint64_t t0 = emu_now();
 
 	emu_count(w, C_GETS, 1);
 	pthread_mutex_lock(&s->lock);
@@ -402,7 +402,7 @@ static int do_get(struct emu_worker *w, uint32_t key)
 	}
 	emu_count(w, C_MISSES, 1);
 	emu_record(w, CLS_GET, t0, 0);
-	return do_set(w, key);                          /* look-aside: fetched elsewhere, set */
+	return do_set(w, key, emu_now());               /* look-aside: fetched elsewhere, set */
 }
 
 static int cache_step(struct emu_worker *w)
@@ -410,10 +410,11 @@ static int cache_step(struct emu_worker *w)
 	struct cache_run *cr = w->run->priv;
 	const struct cache_opts *o = w->run->opts;
 	uint32_t key = (uint32_t)dist_next(&cr->dist, &w->rng);
+	uint64_t t0 = emu_step_start(w);
 
 	if (rng_below(&w->rng, 100) < o->get_pct)
-		return do_get(w, key);
-	return do_set(w, key);
+		return do_get(w, key, t0);
+	return do_set(w, key, t0);
 }
 
 /* --- setup --- */
@@ -549,7 +550,7 @@ static void cache_point_end_run(struct emu_run *run, const struct point_result *
 const struct emu_ops emu_cache = {
 	.name = "cache",
 	.desc = "hybrid DRAM + flash object cache (CacheLib/Navy): RAM LRU, regions, 4 KiB buckets",
-	.flags = EMU_TOTAL | EMU_WRITES,
+	.flags = EMU_TOTAL | EMU_WRITES | EMU_RATE,
 	.opts = cache_opt_table,
 	.opts_size = sizeof(struct cache_opts),
 	.run_priv_size = sizeof(struct cache_run),

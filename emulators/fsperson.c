@@ -601,7 +601,7 @@ static int run_op(struct emu_worker *w, const uint8_t *op)
 static int fsp_step(struct emu_worker *w)
 {
 	const struct fsp_run *fr = w->run->priv;
-	uint64_t t0 = emu_now();
+	uint64_t t0 = emu_step_start(w);
 
 	for (const uint8_t *op = fr->pers->flow; *op != OP_END; op++) {
 		int rc = run_op(w, op);
@@ -623,7 +623,7 @@ static const char *const fsp_counters[] = {
 };
 
 #define FSP_OPS(NAME, DESC, OPTS, SETUP, DEFAULTS, REVIEW, QUICK) { \
-	.name = NAME, .desc = DESC, .flags = EMU_TARGET_DIR | EMU_WRITES, .opts = OPTS, \
+	.name = NAME, .desc = DESC, .flags = EMU_TARGET_DIR | EMU_WRITES | EMU_RATE, .opts = OPTS, \
 	.opts_size = sizeof(struct fsp_opts), .run_priv_size = sizeof(struct fsp_run), \
 	.worker_priv_size = sizeof(struct fsp_worker), .classes = fsp_classes, \
 	.counters = fsp_counters, .suite_review_args = REVIEW, .suite_quick_args = QUICK, \

@@ -236,7 +236,7 @@ out:
 
 static int do_update(struct emu_worker *w, struct forest *f, bool insert)
 {
-	uint64_t t0 = emu_now();
+	uint64_t t0 = emu_step_start(w);
 	uint32_t size = doc_size(w->run->opts, &w->rng), len = FRAME_HDR + size;
 	uint32_t *frame = emu_buf(w, 0);
 	struct jctx ctx = { w, f };
@@ -336,7 +336,7 @@ static int query_reads(struct emu_worker *w, struct stand **snap, const uint64_t
 static int do_query(struct emu_worker *w, struct forest *f)
 {
 	struct stand *snap[NOSQL_MAX_STANDS];
-	uint64_t t0 = emu_now(), mem_live, live[NOSQL_MAX_STANDS];
+	uint64_t t0 = emu_step_start(w), mem_live, live[NOSQL_MAX_STANDS];
 	unsigned n = snapshot(f, snap, live, &mem_live);
 	int rc = query_reads(w, snap, live, n, mem_live);
 
@@ -615,7 +615,7 @@ static int nosql_worker_init(struct emu_worker *w)
 const struct emu_ops emu_nosql = {
 	.name = "nosql",
 	.desc = "document store (MarkLogic/LSM): journal group commit, stand saves, merges, queries",
-	.flags = EMU_TOTAL | EMU_TARGET_DIR | EMU_WRITES,
+	.flags = EMU_TOTAL | EMU_TARGET_DIR | EMU_WRITES | EMU_RATE,
 	.opts = nosql_opt_table,
 	.opts_size = sizeof(struct nosql_opts),
 	.run_priv_size = sizeof(struct nosql_run),

@@ -516,7 +516,7 @@ static int oltp_step(struct emu_worker *w)
 {
 	struct oltp_run *r = w->run->priv;
 	struct oltp_worker *ow = w->priv;
-	uint64_t t0 = emu_now();
+	uint64_t t0 = emu_step_start(w);
 	int rc = 0;
 	bool warm = atomic_load(&r->points_done) < r->warmup_points;
 	bool trx = warm ? r->warm_trx : r->trx;
@@ -580,7 +580,7 @@ static void oltp_point_end(struct emu_run *run, const struct point_result *p)
 const struct emu_ops emu_oltp = {
 	.name = "oltp",
 	.desc = "SysBench OLTP as InnoDB/PostgreSQL would do its I/O: B+trees, buffer pool, group commit",
-	.flags = EMU_WRITES,
+	.flags = EMU_WRITES | EMU_RATE,
 	.opts = oltp_opt_table,
 	.opts_size = sizeof(struct oltp_opts),
 	.run_priv_size = sizeof(struct oltp_run),

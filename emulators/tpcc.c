@@ -240,6 +240,10 @@ static int tpcc_setup(struct emu_run *run, char *err, size_t errlen)
 	struct rng g;
 	int rc = dbm_config(&r->db, &o->db, err, errlen);
 
+	if (!rc && o->keying_think && run->rate) {
+		snprintf(err, errlen, "--rate: the terminals of --keying-think set their own pace; give one or the other");
+		rc = -EINVAL;
+	}
 	if (rc)
 		return rc;
 	r->w = (unsigned)o->warehouses;
@@ -602,7 +606,7 @@ static int tpcc_step(struct emu_worker *w)
 
 	if (r->think)
 		pause_s(w, tpcc_keying_s[type]);
-	uint64_t t0 = emu_now();
+	uint64_t t0 = emu_step_start(w);
 	int rc;
 	for (;;) {                      /* the retries are in the transaction's latency */
 		dbm_stmt(w, &r->db);    /* BEGIN */
@@ -679,7 +683,7 @@ static void tpcc_summary(const void *opts, const struct result *res, FILE *f)
 const struct emu_ops emu_tpcc = {
 	.name = "tpcc",
 	.desc = "TPC-C's five transactions as InnoDB/PostgreSQL would do their I/O; tpmC",
-	.flags = EMU_WRITES,
+	.flags = EMU_WRITES | EMU_RATE,
 	.opts = tpcc_opt_table,
 	.opts_size = sizeof(struct tpcc_opts),
 	.run_priv_size = sizeof(struct tpcc_run),

@@ -70,16 +70,18 @@ const struct opt_def job_run_opt_table[] = {
 	{ "round-time", OPT_UINT, R(round_time), "60", "seconds per --steady-state round", .min = 1,
 	  .max = OPT_SECONDS_MAX },
 	{ "rate", OPT_UINT, R(rate), "0",
-	  "open loop: issue this many I/Os per second per point (all threads), each at its "
-	  "intended time; latency is measured from that time (block-level profiles; 0: closed loop)",
+	  "open loop: start this many I/Os (block-level profiles) or units of work (transactions "
+	  "of oltp and tpcc, operations of nosql and cache, loops of the file-system emulators) "
+	  "per second per point over all threads, each at its intended time, as sysbench's "
+	  "--rate; latency is measured from that time (0: closed loop)",
 	  .max = 1000000000 },
 	{ "slo", OPT_STRLIST, R(slo), NULL,
-	  "latency limits, [CLASS.]STAT=TIME (STAT mean, p50, p90, p99, p99.9, p99.99 or max): "
-	  "the highest-throughput point that meets them, e.g. p99=2ms or read.p99=1ms,write.p99=5ms",
-	  .flags = OPT_WHERE },
+	  "latency limits, [CLASS.]STAT=TIME (STAT mean, max or any percentile pN, 0 < N <= 100: "
+	  "p50, p95, p99.9...): the highest-throughput point that meets them, e.g. p99=2ms or "
+	  "read.p99=1ms,write.p99.9=5ms", .flags = OPT_WHERE },
 	{ "slo-search", OPT_UINT, R(slo_search), "0",
 	  "after the sweep, find the throughput at the --slo limits by at most N rate-limited runs "
-	  "(bisection over --rate at the sweep's busiest point, --time each; block-level profiles)",
+	  "(bisection over --rate at the sweep's busiest point, --time each)",
 	  .max = SLO_SEARCH_PROBES, .flags = OPT_WHERE },
 	{ "max-rounds", OPT_UINT, R(max_rounds), "25",
 	  "--steady-state gives up (and says so) after this many rounds", .min = 1, .max = 10000 },
@@ -113,6 +115,13 @@ static int apply(struct job *j, int argc, char **argv, unsigned flags, char *err
 
 	snprintf(see, sizeof(see), "appio run %s --help", j->preset ? j->preset->name : j->emu->name);
 	return opt_parse(j->tabs, 2, argc, argv, flags, &j->help, see, err, errlen);
+}
+
+bool job_can_rate(const struct job *j)
+{
+	if (j->emu->next_io)
+		return !(j->emu->flags & EMU_SCHEDULED);
+	return j->emu->step && (j->emu->flags & EMU_RATE);
 }
 
 bool job_given(const struct job *j, const char *name)
@@ -169,18 +178,20 @@ static int resolve(struct job *j, char *err, size_t errlen)
 	/* a point ends by its work alone unless a time is given too */
 	if (j->ro.events && !job_given(j, "time"))
 		j->ro.time = OPT_SECONDS_MAX;
-	if (j->ro.rate && (!j->emu->next_io || (j->emu->flags & EMU_SCHEDULED)))
-		return fail(err, errlen, "--rate: '%s' %s; --rate applies to the block-level profiles",
-			    j->emu->name, j->emu->next_io ? "keeps its own schedule" :
-			    "issues dependent I/O per operation");
+	if (j->ro.rate && !job_can_rate(j))
+		return fail(err, errlen, "--rate: '%s' %s; --rate applies to the block-level profiles "
+			    "and the transactional emulators oltp, tpcc, nosql, cache and the file-system "
+			    "ones", j->emu->name, j->emu->next_io ? "keeps its own schedule" :
+			    "cannot start its units of work at a set rate");
 	for (unsigned i = 0; i < j->ro.slo.n; i++)
 		if (slo_parse(&j->slo, j->ro.slo.v[i], err, errlen))
 			return -EINVAL;
 	if (j->ro.slo_search && !j->slo.n)
 		return fail(err, errlen, "--slo-search: needs the limits to search for (--slo p99=2ms)");
-	if (j->ro.slo_search && (!j->emu->next_io || (j->emu->flags & EMU_SCHEDULED)))
+	if (j->ro.slo_search && !job_can_rate(j))
 		return fail(err, errlen, "--slo-search: '%s' cannot run at a set rate; --slo-search "
-			    "applies to the block-level profiles", j->emu->name);
+			    "applies to the block-level profiles and the transactional emulators oltp, "
+			    "tpcc, nosql, cache and the file-system ones", j->emu->name);
 	if (!job_given(j, "seed") &&
 	    getrandom(&j->ro.seed, sizeof(j->ro.seed), 0) != sizeof(j->ro.seed))
 		j->ro.seed = (uint64_t)time(NULL);

@@ -64,6 +64,9 @@ extern const struct opt_def job_run_opt_table[];
  */
 int job_parse(struct job *j, int argc, char **argv, char *err, size_t errlen);
 
+/* Can the job's emulator run open loop at a set rate (--rate, --slo-search)? */
+bool job_can_rate(const struct job *j);
+
 /* Was run option @name given by the caller (not a default)? */
 bool job_given(const struct job *j, const char *name);
 

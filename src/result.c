@@ -49,6 +49,8 @@ void result_release(struct result *r)
 	release_kv(r->opts, r->nopts);
 	release_kv(r->info, r->ninfo);
 	for (unsigned i = 0; i < r->npoints; i++) {
+		for (unsigned c = 0; c < r->points[i].ncls; c++)
+			free(r->points[i].cls[c].hist);
 		free(r->points[i].series);
 		free(r->points[i].sec_dur);
 		point_ranks_free(r->points[i].ranks);
@@ -94,6 +96,64 @@ const char *point_rate_unit(const struct point_result *p)
 	if (!p->headline)
 		return "IOPS";
 	return strcmp(p->headline, "loop") ? "TPS" : "loops/s";
+}
+
+double point_rate_reached(const struct point_result *p)
+{
+	if (p->events)
+		return p->time_s > 0 ? (double)p->events / p->time_s : 0;
+	const struct cls_result *c = point_class(p, p->headline ? p->headline : "total");
+	return c ? c->ops_per_s : p->ncls ? p->cls[0].ops_per_s : 0;
+}
+
+void result_cls_keep_hist(struct cls_result *c, const struct hist *h)
+{
+	uint32_t n = h->over > 0;
+
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		n += h->b[i] > 0;
+	free(c->hist);
+	c->hist = xmalloc(2 * (size_t)(n ? n : 1) * sizeof(*c->hist));
+	c->nhist = 0;
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		if (h->b[i]) {
+			c->hist[2 * c->nhist] = i;
+			c->hist[2 * c->nhist++ + 1] = h->b[i];
+		}
+	if (h->over) {
+		c->hist[2 * c->nhist] = HIST_BUCKETS;
+		c->hist[2 * c->nhist++ + 1] = h->over;
+	}
+}
+
+double result_cls_percentile(const struct cls_result *c, double p)
+{
+	static const double listed[] = { 50, 90, 99, 99.9, 99.99, 100 };
+	const struct lat_summary *l = &c->lat;
+	const uint64_t fig[] = { l->p50, l->p90, l->p99, l->p999, l->p9999, l->max };
+
+	if (!c->hist) {
+		for (size_t i = 0; i < sizeof(listed) / sizeof(listed[0]); i++)
+			if (p == listed[i])
+				return (double)fig[i];
+		return NAN;
+	}
+	/* the histogram again, with its exact min and max: hist_percentile's own answer */
+	struct hist *h = xmalloc(sizeof(*h));
+	hist_init(h);
+	h->min = l->min;
+	h->max = l->max;
+	for (uint32_t k = 0; k < c->nhist; k++) {
+		uint64_t i = c->hist[2 * k], n = c->hist[2 * k + 1];
+		h->count += n;
+		if (i < HIST_BUCKETS)
+			h->b[i] += n;
+		else
+			h->over += n;
+	}
+	double v = (double)hist_percentile(h, p);
+	free(h);
+	return v;
 }
 
 const struct cls_result *point_class(const struct point_result *p, const char *name)
@@ -169,7 +229,43 @@ static void json_target(FILE *f, const struct target *t)
 	fprintf(f, ", \"layout_bytes\": %llu},\n", (unsigned long long)t->layout_bytes);
 }
 
-static void json_class(FILE *f, const struct cls_result *c)
+/*
+ * [low, width, count] per bucket of @n (index, count) @pairs; over the range:
+ * [2^40, 0, n]. Without spaces: a class's histogram has hundreds of them.
+ */
+static void json_hist_triples(FILE *f, const uint64_t *pairs, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		unsigned i = (unsigned)pairs[2 * k];
+		uint64_t low = i < HIST_BUCKETS ? hist_bucket_low(i) : HIST_MAX_NS + 1;
+		uint64_t width = i < HIST_BUCKETS ? hist_bucket_width(i) : 0;
+		fprintf(f, "%s[%llu,%llu,%llu]", k ? "," : "", (unsigned long long)low,
+			(unsigned long long)width, (unsigned long long)pairs[2 * k + 1]);
+	}
+}
+
+/* The percentiles --slo names that lat_ns does not list already ("p95"). */
+static void json_slo_pcts(FILE *f, const struct cls_result *c, const struct slo *slo)
+{
+	for (unsigned k = 0; slo && k < slo->n; k++) {
+		const struct slo_limit *l = &slo->lim[k];
+		char key[32], name[32];
+		bool dup = false;
+		if (l->stat != SLO_PCT || strcmp(slo_doc_key(l, key, sizeof(key)),
+						   slo_stat_name(l, name, sizeof(name))))
+			continue;       /* mean, max, or a key of its own (p99 -> "p99", p99.9 -> "p999") */
+		for (unsigned j = 0; j < k && !dup; j++)
+			dup = slo->lim[j].stat == SLO_PCT && slo->lim[j].pct == l->pct;
+		if (dup)
+			continue;
+		fputs(", ", f);
+		json_str(f, key);
+		fputs(": ", f);
+		json_num(f, c->ops ? result_cls_percentile(c, l->pct) : 0);
+	}
+}
+
+static void json_class(FILE *f, const struct cls_result *c, const struct slo *slo)
 {
 	const struct lat_summary *l = &c->lat;
 	json_str(f, c->name);
@@ -182,11 +278,13 @@ static void json_class(FILE *f, const struct cls_result *c)
 	fputs(", \"stddev\": ", f);
 	json_num(f, round(l->stddev * 10) / 10);
 	fprintf(f, ", \"min\": %llu, \"p50\": %llu, \"p90\": %llu, \"p99\": %llu, "
-		"\"p999\": %llu, \"p9999\": %llu, \"max\": %llu}, \"sizes\": {",
+		"\"p999\": %llu, \"p9999\": %llu, \"max\": %llu",
 		(unsigned long long)l->min, (unsigned long long)l->p50,
 		(unsigned long long)l->p90, (unsigned long long)l->p99,
 		(unsigned long long)l->p999, (unsigned long long)l->p9999,
 		(unsigned long long)l->max);
+	json_slo_pcts(f, c, slo);
+	fputs("}, \"sizes\": {", f);
 	bool first = true;
 	for (unsigned b = 0; b < RESULT_SIZE_BUCKETS; b++) {
 		if (!c->sizes[b])
@@ -195,7 +293,13 @@ static void json_class(FILE *f, const struct cls_result *c)
 			(unsigned long long)c->sizes[b]);
 		first = false;
 	}
-	fputs("}}", f);
+	fputc('}', f);
+	if (c->nhist) {
+		fputs(", \"hist\": [", f);
+		json_hist_triples(f, c->hist, c->nhist);
+		fputc(']', f);
+	}
+	fputc('}', f);
 }
 
 static void json_series(FILE *f, const struct point_result *p)
@@ -257,14 +361,8 @@ static void json_ranks(FILE *f, const struct point_ranks *pr)
 		fputs(", ", f);
 		json_fig(f, x);
 		fputs(", \"hist\": [", f);
-		for (uint32_t k = pr->hist_off[r]; k < pr->hist_off[r + 1]; k++) {
-			unsigned i = (unsigned)pr->hist[2 * k];
-			uint64_t low = i < HIST_BUCKETS ? hist_bucket_low(i) : HIST_MAX_NS + 1;
-			uint64_t width = i < HIST_BUCKETS ? hist_bucket_width(i) : 0;
-			fprintf(f, "%s[%llu, %llu, %llu]", k > pr->hist_off[r] ? ", " : "",
-				(unsigned long long)low, (unsigned long long)width,
-				(unsigned long long)pr->hist[2 * k + 1]);
-		}
+		json_hist_triples(f, &pr->hist[2 * (size_t)pr->hist_off[r]],
+				  pr->hist_off[r + 1] - pr->hist_off[r]);
 		fputs("]}", f);
 	}
 	fputs("],\n      \"per_host\": [", f);
@@ -278,7 +376,7 @@ static void json_ranks(FILE *f, const struct point_ranks *pr)
 	fputs("]}", f);
 }
 
-static void json_point(FILE *f, const struct point_result *p)
+static void json_point(FILE *f, const struct point_result *p, const struct slo *slo)
 {
 	fprintf(f, "    {\"threads\": %u, \"qd\": %u, ", p->pt.threads, p->pt.qd);
 	if (p->pt.write_pct >= 0)
@@ -292,7 +390,7 @@ static void json_point(FILE *f, const struct point_result *p)
 	fputs(",\n     \"classes\": {", f);
 	for (unsigned c = 0; c < p->ncls; c++) {
 		fputs(c ? ",\n       " : "\n       ", f);
-		json_class(f, &p->cls[c]);
+		json_class(f, &p->cls[c], slo);
 	}
 	fputs("},\n     \"counters\": {", f);
 	for (unsigned k = 0; k < p->ncounters; k++) {
@@ -301,6 +399,8 @@ static void json_point(FILE *f, const struct point_result *p)
 		fprintf(f, ": %llu", (unsigned long long)p->counters[k]);
 	}
 	fputc('}', f);
+	if (p->events)
+		fprintf(f, ", \"events\": %llu", (unsigned long long)p->events);
 	if (p->dev.valid) {
 		const struct dev_stats *d = &p->dev;
 		fprintf(f, ",\n     \"device\": {\"reads\": %llu, \"read_bytes\": %llu, \"writes\": %llu, "
@@ -358,13 +458,14 @@ static void json_document(FILE *f, const struct result *r)
 		fputs(",\n", f);
 	}
 	if (r->rate)
-		fprintf(f, "  \"rate_iops\": %llu,\n  \"latency_from\": \"intended_start\",\n",
-			(unsigned long long)r->rate);
+		fprintf(f, "  \"rate_iops\": %llu,\n  \"rate_unit\": \"%s\",\n  \"latency_from\": "
+			"\"intended_start\",\n", (unsigned long long)r->rate,
+			r->npoints ? point_rate_unit(&r->points[0]) : "IOPS");
 	fputs("  \"info\": ", f);
 	json_kv_object(f, r->info, r->ninfo);
 	fputs(",\n  \"points\": [\n", f);
 	for (unsigned i = 0; i < r->npoints; i++) {
-		json_point(f, &r->points[i]);
+		json_point(f, &r->points[i], r->slo);
 		fputs(i + 1 < r->npoints ? ",\n" : "\n", f);
 	}
 	fputs("  ]", f);
@@ -373,7 +474,7 @@ static void json_document(FILE *f, const struct result *r)
 		fprintf(f, ",\n  \"precondition\": {\"steady_state\": %s,\n  \"rounds\": [\n",
 			r->steady_json ? r->steady_json : "null");
 		for (unsigned i = 0; i < pre->npoints; i++) {
-			json_point(f, &pre->points[i]);
+			json_point(f, &pre->points[i], r->slo);
 			fputs(i + 1 < pre->npoints ? ",\n" : "\n", f);
 		}
 		fputs("  ]}", f);
@@ -511,14 +612,27 @@ static void print_slowest(const struct point_ranks *pr, FILE *f)
 /* --rate: how latency was taken, and the points whose target did not keep up. */
 static void print_rate(const struct result *r, FILE *f)
 {
-	fprintf(f, "open loop at %llu IOPS a point: latency from each I/O's intended start "
-		"(coordinated omission excluded)\n", (unsigned long long)r->rate);
+	const struct point_result *p0 = &r->points[0];
+	const char *unit = point_rate_unit(p0);
+
+	if (p0->events)
+		fprintf(f, "open loop at %llu %s a point: latency from each unit of work's intended "
+			"start (coordinated omission excluded)\n", (unsigned long long)r->rate, unit);
+	else
+		fprintf(f, "open loop at %llu IOPS a point: latency from each I/O's intended start "
+			"(coordinated omission excluded)\n", (unsigned long long)r->rate);
 	for (unsigned i = 0; i < r->npoints; i++) {
-		const struct cls_result *h = headline(&r->points[i]);
-		if (!r->points[i].partial && h->ops_per_s < 0.99 * (double)r->rate)
-			fprintf(f, "  %uT/%uQ: %.0f IOPS of %llu: the target fell behind, and its "
-				"latency includes the wait\n", r->points[i].pt.threads, r->points[i].pt.qd,
-				h->ops_per_s, (unsigned long long)r->rate);
+		const struct point_result *p = &r->points[i];
+		double got = point_rate_reached(p);
+		char where[32];
+		if (p->events)
+			snprintf(where, sizeof(where), "%uT", p->pt.threads);
+		else
+			snprintf(where, sizeof(where), "%uT/%uQ", p->pt.threads, p->pt.qd);
+		if (!p->partial && got < 0.99 * (double)r->rate)
+			fprintf(f, "  %s: %.0f %s of %llu: the target fell behind, and its latency "
+				"includes the wait\n", where, got, p->events ? unit : "IOPS",
+				(unsigned long long)r->rate);
 	}
 }
 

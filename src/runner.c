@@ -232,6 +232,7 @@ static void fill_class(struct cls_result *c, const char *name, const struct hist
 		.p99 = hist_percentile(h, 99), .p999 = hist_percentile(h, 99.9),
 		.p9999 = hist_percentile(h, 99.99), .max = h->count ? h->max : 0,
 	};
+	result_cls_keep_hist(c, h);     /* any other percentile, later (--slo p95) */
 	memcpy(c->sizes, sizes, sizeof(c->sizes));
 }
 
@@ -292,9 +293,11 @@ static void merge_point(struct point_result *p, const struct point_ctx *pc,
 		merge_groups(p, pc, w, nw, secs, hs);
 	p->ncounters = pc->ncounters;
 	p->counter_names = run_counters(pc->er);
-	for (unsigned i = 0; i < nw; i++)
+	for (unsigned i = 0; i < nw; i++) {
 		for (unsigned k = 0; k < pc->ncounters; k++)
 			p->counters[k] += w[i].counters[k];
+		p->events += w[i].events;
+	}
 }
 
 /*
@@ -455,7 +458,7 @@ int runner_run(const struct run_config *cfg, struct result *res, char *err, size
 		.ops = emu, .opts = cfg->emu_opts, .target = cfg->target,
 		.target_spec = cfg->target_spec, .seed = cfg->seed,
 		.preset = cfg->preset, .max_io = 64 * 1024, .writes = emu->flags & EMU_WRITES,
-		.force = cfg->force,
+		.force = cfg->force, .rate = cfg->rate,
 		.result = res, .stop = cfg->interrupted ? cfg->interrupted : &(volatile sig_atomic_t){ 0 },
 	};
 	int rc = 0;

@@ -1,43 +1,62 @@
 /*
  * slo.c - latency limits and the sweep points that meet them (see slo.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "appio/hist.h"
 #include "appio/xalloc.h"
 #include "json_write.h"
 #include "slo.h"
 
-/* Longest names first: "p99.99" must be tried before "p99.9" and "p99". */
+/* The percentiles a result lists in lat_ns under keys of their own. */
 static const struct {
-	const char *name;
-	enum slo_stat st;
-} stat_names[] = {
-	{ "p99.99", SLO_P9999 }, { "p9999", SLO_P9999 }, { "p99.9", SLO_P999 }, { "p999", SLO_P999 },
-	{ "mean", SLO_MEAN }, { "p50", SLO_P50 }, { "p90", SLO_P90 }, { "p99", SLO_P99 },
-	{ "max", SLO_MAX },
+	double pct;
+	const char *key;
+} std_keys[] = {
+	{ 50, "p50" }, { 90, "p90" }, { 99, "p99" }, { 99.9, "p999" }, { 99.99, "p9999" },
 };
 
-/* The keys of lat_ns in a result document, by stat. */
-static const char *const doc_keys[SLO_NSTATS] = {
-	"mean", "p50", "p90", "p99", "p999", "p9999", "max",
-};
-
-const char *slo_stat_name(enum slo_stat st)
+char *slo_stat_name(const struct slo_limit *l, char *buf, size_t len)
 {
-	static const char *const names[SLO_NSTATS] = {
-		"mean", "p50", "p90", "p99", "p99.9", "p99.99", "max",
-	};
-	return (unsigned)st < SLO_NSTATS ? names[st] : "?";
+	if (l->stat == SLO_PCT) {
+		/* fixed point, not %g: "p1e-05" would not parse back */
+		int n = snprintf(buf, len, "p%.6f", l->pct);
+		while (n > 1 && (size_t)n < len && buf[n - 1] == '0')
+			buf[--n] = '\0';
+		if (n > 1 && (size_t)n < len && buf[n - 1] == '.')
+			buf[--n] = '\0';
+	} else {
+		snprintf(buf, len, "%s", l->stat == SLO_MEAN ? "mean" : "max");
+	}
+	return buf;
+}
+
+char *slo_doc_key(const struct slo_limit *l, char *buf, size_t len)
+{
+	if (l->stat == SLO_PCT && l->pct >= 100)
+		return snprintf(buf, len, "max"), buf;
+	for (size_t i = 0; l->stat == SLO_PCT && i < sizeof(std_keys) / sizeof(std_keys[0]); i++)
+		if (l->pct == std_keys[i].pct)
+			return snprintf(buf, len, "%s", std_keys[i].key), buf;
+	return slo_stat_name(l, buf, len);
+}
+
+char *slo_limit_name(const struct slo_limit *l, char *buf, size_t len)
+{
+	char st[32];
+	snprintf(buf, len, "%s%s%s", l->cls, *l->cls ? "." : "", slo_stat_name(l, st, sizeof(st)));
+	return buf;
 }
 
 static int bad(const char *what, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "--slo: '%s' is not a latency limit (expected [CLASS.]STAT=TIME, STAT one "
-		 "of mean, p50, p90, p99, p99.9, p99.99, max, TIME with ns, us, ms or s; e.g. p99=2ms or "
-		 "read.p99=1ms,write.p99=5ms)", what);
+	snprintf(err, errlen, "--slo: '%s' is not a latency limit (expected [CLASS.]STAT=TIME, STAT "
+		 "mean, max or a percentile pN with 0 < N <= 100 such as p50, p95, p99.9, TIME with ns, "
+		 "us, ms or s; e.g. p99=2ms or read.p99=1ms,write.p99.9=5ms)", what);
 	return -EINVAL;
 }
 
@@ -60,24 +79,49 @@ static double parse_time(const char *s)
 	return -1;
 }
 
-/* "read.p99" -> class "read", SLO_P99; false when no stat ends it. */
+/*
+ * "mean", "max", "p95", "p99.95" (digits, at most one point and 6 decimals),
+ * or the result's own keys "p999", "p9999" -> @l; false for anything else,
+ * including p0 and percentiles above 100.
+ */
+static bool parse_stat(const char *s, struct slo_limit *l)
+{
+	if (!strcmp(s, "mean") || !strcmp(s, "max")) {
+		l->stat = !strcmp(s, "mean") ? SLO_MEAN : SLO_MAX;
+		return true;
+	}
+	if (!strcmp(s, "p999") || !strcmp(s, "p9999")) {
+		l->stat = SLO_PCT;
+		l->pct = s[4] ? 99.99 : 99.9;
+		return true;
+	}
+	if (s[0] != 'p' || !isdigit((unsigned char)s[1]))
+		return false;
+	size_t n = 1, dots = 0, decimals = 0;
+	for (; s[n]; n++) {
+		if (s[n] == '.' && !dots++ && isdigit((unsigned char)s[n + 1]))
+			continue;
+		if (!isdigit((unsigned char)s[n]) || (dots && ++decimals > 6))
+			return false;
+	}
+	l->stat = SLO_PCT;
+	l->pct = strtod(s + 1, NULL);
+	return l->pct > 0 && l->pct <= 100;
+}
+
+/* "read.p99.9" -> class "read", p99.9: the stat follows the first point that leaves one. */
 static bool parse_lhs(const char *lhs, struct slo_limit *l)
 {
-	size_t n = strlen(lhs);
-
-	for (size_t i = 0; i < sizeof(stat_names) / sizeof(stat_names[0]); i++) {
-		size_t k = strlen(stat_names[i].name);
-		if (n < k || strcmp(lhs + n - k, stat_names[i].name))
+	if (parse_stat(lhs, l)) {
+		l->cls[0] = '\0';
+		return true;
+	}
+	for (const char *dot = strchr(lhs, '.'); dot; dot = strchr(dot + 1, '.')) {
+		size_t n = (size_t)(dot - lhs);
+		if (n == 0 || n >= sizeof(l->cls) || !parse_stat(dot + 1, l))
 			continue;
-		if (n == k) {
-			l->cls[0] = '\0';
-		} else if (lhs[n - k - 1] == '.' && n - k - 1 > 0 && n - k - 1 < sizeof(l->cls)) {
-			memcpy(l->cls, lhs, n - k - 1);
-			l->cls[n - k - 1] = '\0';
-		} else {
-			continue;
-		}
-		l->stat = stat_names[i].st;
+		memcpy(l->cls, lhs, n);
+		l->cls[n] = '\0';
 		return true;
 	}
 	return false;
@@ -136,10 +180,10 @@ char *slo_format(const struct slo *s, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (unsigned i = 0; i < s->n && n < len; i++) {
-		char t[32];
+		char t[32], name[96];
 		fmt_limit(s->lim[i].ns, t, sizeof(t));
-		n += (size_t)snprintf(buf + n, len - n, "%s%s%s%s=%s", i ? "," : "", s->lim[i].cls,
-				      *s->lim[i].cls ? "." : "", slo_stat_name(s->lim[i].stat), t);
+		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", i ? "," : "",
+				      slo_limit_name(&s->lim[i], name, sizeof(name)), t);
 	}
 	return buf;
 }
@@ -148,11 +192,10 @@ int slo_check(const struct slo *s, unsigned i, slo_fig_fn fn, void *ctx, double 
 {
 	for (unsigned k = 0; k < s->n; k++) {
 		struct slo_fig f;
-		if (!fn(ctx, i, s->lim[k].cls, &f) || !(f.ops > 0))
+		if (!fn(ctx, i, &s->lim[k], &f) || !(f.ops > 0))
 			continue;       /* not this point's class: the limit does not apply */
-		double v = f.lat[s->lim[k].stat];
-		if (!(v <= s->lim[k].ns)) {     /* NAN (absent) breaks it too */
-			*ns = v;
+		if (!(f.ns <= s->lim[k].ns)) {  /* NAN (absent) breaks it too */
+			*ns = f.ns;
 			return (int)k;
 		}
 	}
@@ -194,17 +237,16 @@ static const struct cls_result *result_cls(const struct point_result *p, const c
 	return c ? c : p->ncls ? &p->cls[0] : NULL;
 }
 
-static bool result_fig(void *ctx, unsigned i, const char *cls, struct slo_fig *out)
+static bool result_fig(void *ctx, unsigned i, const struct slo_limit *l, struct slo_fig *out)
 {
 	const struct result *r = ctx;
-	const struct cls_result *c = result_cls(&r->points[i], cls);
+	const struct cls_result *c = result_cls(&r->points[i], l->cls);
 
 	if (!c)
 		return false;
-	const struct lat_summary *l = &c->lat;
-	*out = (struct slo_fig){ .ops = (double)c->ops, .lat = {
-		l->mean, (double)l->p50, (double)l->p90, (double)l->p99, (double)l->p999,
-		(double)l->p9999, (double)l->max } };
+	out->ops = (double)c->ops;
+	out->ns = l->stat == SLO_MEAN ? c->lat.mean : l->stat == SLO_MAX ? (double)c->lat.max :
+		  result_cls_percentile(c, l->pct);
 	return true;
 }
 
@@ -229,19 +271,65 @@ struct test_ctx {
 	const struct json_read_test *t;
 };
 
-static bool test_fig(void *ctx, unsigned i, const char *cls, struct slo_fig *out)
+/* A document's count or time in ns: a whole number that fits, else false (hostile input). */
+static bool doc_u64(json_t *v, uint64_t *out)
+{
+	double x = json_number_value(v);
+
+	if (!json_is_number(v) || !(x >= 0 && x < 9007199254740992.0))        /* 2^53 */
+		return false;
+	*out = (uint64_t)x;
+	return true;
+}
+
+/*
+ * Percentile @p of a class read back: from its "hist" triples [low, width,
+ * count] put back into a histogram, with its exact min and max, so that the
+ * figure is the one hist_percentile() gave the run. NAN without them, or
+ * when they are not what a run writes.
+ */
+static double doc_percentile(json_t *c, double p)
+{
+	json_t *tri = json_object_get(c, "hist"), *lat = json_object_get(c, "lat_ns"), *x;
+	struct hist *h;
+	size_t k;
+	double v = NAN;
+
+	if (!json_is_array(tri) || !json_array_size(tri))
+		return NAN;
+	h = xmalloc(sizeof(*h));
+	hist_init(h);
+	if (!doc_u64(json_object_get(lat, "min"), &h->min) || !doc_u64(json_object_get(lat, "max"), &h->max))
+		goto out;
+	json_array_foreach(tri, k, x) {
+		uint64_t low, n;
+		if (!doc_u64(json_array_get(x, 0), &low) || !doc_u64(json_array_get(x, 2), &n) ||
+		    h->count + n >= 1ULL << 62)
+			goto out;
+		h->count += n;
+		if (low > HIST_MAX_NS)
+			h->over += n;
+		else
+			h->b[hist_index(low)] += n;
+	}
+	v = h->count ? (double)hist_percentile(h, p) : NAN;
+out:
+	free(h);
+	return v;
+}
+
+static bool test_fig(void *ctx, unsigned i, const struct slo_limit *l, struct slo_fig *out)
 {
 	const struct json_read_test *t = ((struct test_ctx *)ctx)->t;
-	json_t *c = json_object_get(json_object_get(t->pts[i].raw, "classes"), *cls ? cls : t->headline);
+	json_t *c = json_object_get(json_object_get(t->pts[i].raw, "classes"), *l->cls ? l->cls : t->headline);
 	json_t *lat = json_object_get(c, "lat_ns");
+	char key[32];
 
 	if (!json_is_object(lat))
 		return false;
 	out->ops = json_number_value(json_object_get(c, "ops"));
-	for (int k = 0; k < SLO_NSTATS; k++) {
-		json_t *v = json_object_get(lat, doc_keys[k]);
-		out->lat[k] = json_is_number(v) ? json_number_value(v) : NAN;
-	}
+	json_t *v = json_object_get(lat, slo_doc_key(l, key, sizeof(key)));
+	out->ns = json_is_number(v) ? json_number_value(v) : l->stat == SLO_PCT ? doc_percentile(c, l->pct) : NAN;
 	return true;
 }
 
@@ -276,11 +364,11 @@ static void print_figs(const struct slo *s, const struct result *r, unsigned i, 
 {
 	for (unsigned k = 0; k < s->n; k++) {
 		struct slo_fig fig;
-		char t[32];
-		if (!result_fig((void *)r, i, s->lim[k].cls, &fig) || !(fig.ops > 0))
+		char t[32], name[96];
+		if (!result_fig((void *)r, i, &s->lim[k], &fig) || !(fig.ops > 0))
 			continue;
-		fprintf(f, "%s%s%s%s %s", k ? ", " : "", s->lim[k].cls, *s->lim[k].cls ? "." : "",
-			slo_stat_name(s->lim[k].stat), fmt_ns(fig.lat[s->lim[k].stat], t, sizeof(t)));
+		fprintf(f, "%s%s %s", k ? ", " : "", slo_limit_name(&s->lim[k], name, sizeof(name)),
+			fmt_ns(fig.ns, t, sizeof(t)));
 	}
 }
 
@@ -304,12 +392,12 @@ void slo_print(const struct slo *s, const struct result *r, FILE *f)
 	}
 	if (pk.over >= 0) {
 		const struct point_result *p = &r->points[pk.over];
-		char a[32], b[32];
+		char a[32], b[32], ln[96];
 		const struct slo_limit *l = &s->lim[pk.broken];
 		point_name(p, name, sizeof(name));
-		fprintf(f, "; first over: %s at %.0f %s (%s%s%s %s > %s)", name,
-			result_cls(p, "")->ops_per_s, point_rate_unit(p), l->cls, *l->cls ? "." : "",
-			slo_stat_name(l->stat), fmt_ns(pk.over_ns, a, sizeof(a)), fmt_ns(l->ns, b, sizeof(b)));
+		fprintf(f, "; first over: %s at %.0f %s (%s %s > %s)", name,
+			result_cls(p, "")->ops_per_s, point_rate_unit(p), slo_limit_name(l, ln, sizeof(ln)),
+			fmt_ns(pk.over_ns, a, sizeof(a)), fmt_ns(l->ns, b, sizeof(b)));
 	} else if (pk.best >= 0) {
 		fputs("; every point meets it", f);
 	}
@@ -334,13 +422,11 @@ static void json_pick_point(const struct slo *s, const struct result *r, int i, 
 	for (unsigned k = 0; k < s->n; k++) {
 		struct slo_fig fig;
 		char key[96];
-		bool have = result_fig((void *)r, (unsigned)i, s->lim[k].cls, &fig) && fig.ops > 0;
-		snprintf(key, sizeof(key), "%s%s%s", s->lim[k].cls, *s->lim[k].cls ? "." : "",
-			 slo_stat_name(s->lim[k].stat));
+		bool have = result_fig((void *)r, (unsigned)i, &s->lim[k], &fig) && fig.ops > 0;
 		fputs(k ? ", " : "", f);
-		json_str(f, key);
+		json_str(f, slo_limit_name(&s->lim[k], key, sizeof(key)));
 		fputs(": ", f);
-		json_num(f, have ? fig.lat[s->lim[k].stat] : NAN);
+		json_num(f, have ? fig.ns : NAN);
 	}
 	fputc('}', f);
 }
@@ -361,10 +447,8 @@ void slo_write_json(const struct slo *s, const struct result *r, FILE *f)
 	json_pick_point(s, r, pk.over, f);
 	if (pk.over >= 0) {
 		char key[96];
-		const struct slo_limit *l = &s->lim[pk.broken];
-		snprintf(key, sizeof(key), "%s%s%s", l->cls, *l->cls ? "." : "", slo_stat_name(l->stat));
 		fputs(", \"broken\": ", f);
-		json_str(f, key);
+		json_str(f, slo_limit_name(&s->lim[pk.broken], key, sizeof(key)));
 		fputs(", \"value_ns\": ", f);
 		json_num(f, pk.over_ns);
 		fputc('}', f);

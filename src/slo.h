@@ -1,9 +1,10 @@
 /*
  * slo.h - latency limits (--slo) and the points of a sweep that meet them.
  *
- * A limit is "[CLASS.]STAT=TIME": STAT one of the figures a result records
- * (mean, p50, p90, p99, p99.9, p99.99, max), TIME with a unit (ns, us, ms,
- * s), CLASS a latency class of the workload ("read", "write", "txn"...) or,
+ * A limit is "[CLASS.]STAT=TIME": STAT mean, max or any percentile pN with
+ * 0 < N <= 100 (p50, p95, p99.5, p99.99; p999 and p9999 are read as p99.9
+ * and p99.99), TIME with a unit (ns, us, ms, s), CLASS a latency class of
+ * the workload ("read", "write", "txn"...) or,
  * when left out, the class the workload headlines ("total", "txn", "loop").
  * Several limits (a comma or space list, or --slo given again) must all
  * hold. A limit on a class a point does not have, or in which it did no
@@ -28,13 +29,14 @@
 #include "appio/result.h"
 #include "json_read.h"
 
-enum slo_stat { SLO_MEAN, SLO_P50, SLO_P90, SLO_P99, SLO_P999, SLO_P9999, SLO_MAX, SLO_NSTATS };
+enum slo_stat { SLO_MEAN, SLO_PCT, SLO_MAX };
 
 #define SLO_MAX_LIMITS 8
 
 struct slo_limit {
 	char cls[48];                   /* "" = the headline class */
 	enum slo_stat stat;
+	double pct;                     /* SLO_PCT: the percentile, 0 < pct <= 100 */
 	double ns;
 };
 
@@ -46,14 +48,14 @@ struct slo {
 /* One class of one point, as the selection sees it. */
 struct slo_fig {
 	double ops;                     /* operations in the point (0: the limit does not apply) */
-	double lat[SLO_NSTATS];         /* ns */
+	double ns;                      /* the limit's figure (NAN: not recorded) */
 };
 
 /*
- * Figures of class @cls ("" = headline) at point @i; false when the point
- * has no such class.
+ * The figure limit @l names (its class, "" = headline, and its stat) at
+ * point @i; false when the point has no such class.
  */
-typedef bool (*slo_fig_fn)(void *ctx, unsigned i, const char *cls, struct slo_fig *out);
+typedef bool (*slo_fig_fn)(void *ctx, unsigned i, const struct slo_limit *l, struct slo_fig *out);
 
 struct slo_pick {
 	int best;                       /* point index, -1: none meets the limits */
@@ -72,8 +74,14 @@ int slo_parse(struct slo *s, const char *spec, char *err, size_t errlen);
 /* The limits as text, "p99=2ms,read.p99=1ms" (round-trips through slo_parse). */
 char *slo_format(const struct slo *s, char *buf, size_t len);
 
-/* The name of @st as in a limit ("p99.9"). */
-const char *slo_stat_name(enum slo_stat st);
+/* The stat of @l as a limit writes it: "mean", "max", "p99.9", "p95". */
+char *slo_stat_name(const struct slo_limit *l, char *buf, size_t len);
+
+/* "read.p99.9": the class and stat of @l, as the text and the document name the limit. */
+char *slo_limit_name(const struct slo_limit *l, char *buf, size_t len);
+
+/* The key of @l's figure in a result's lat_ns ("p99", "p999", "p95", "p99.5", "mean"). */
+char *slo_doc_key(const struct slo_limit *l, char *buf, size_t len);
 
 /*
  * Does point @i meet every limit? Returns -1 if so, else the index of the

@@ -11,13 +11,6 @@
 #include "slo_search.h"
 #include "suite.h"
 
-/* Headline operations per second of point @p. */
-static double point_rate(const struct point_result *p)
-{
-	const struct cls_result *c = point_class(p, p->headline ? p->headline : "total");
-	return c ? c->ops_per_s : p->ncls ? p->cls[0].ops_per_s : NAN;
-}
-
 /* One rate-limited run of point @idx at @rate, judged against the limits. */
 static int probe(struct job *j, unsigned idx, double rate, uint64_t seed, struct slo_probe *pr,
 		 volatile sig_atomic_t *stop, char *err, size_t errlen)
@@ -35,7 +28,7 @@ static int probe(struct job *j, unsigned idx, double rate, uint64_t seed, struct
 	if (!rc && tmp.npoints) {
 		struct slo_pick pk;
 		slo_pick_result(&j->slo, &tmp, &pk);
-		pr->ops_per_s = point_rate(&tmp.points[0]);
+		pr->ops_per_s = point_rate_reached(&tmp.points[0]);
 		pr->meets = pk.best == 0 && pr->ops_per_s >= 0.99 * pr->rate;
 		pr->broken = pk.over == 0 ? pk.broken : -1;
 		pr->ns = pk.over == 0 ? pk.over_ns : NAN;
@@ -50,9 +43,24 @@ static int busiest(const struct result *r)
 	int b = -1;
 
 	for (unsigned i = 0; i < r->npoints; i++)
-		if (!r->points[i].partial && (b < 0 || point_rate(&r->points[i]) > point_rate(&r->points[b])))
+		if (!r->points[i].partial && (b < 0 || point_rate_reached(&r->points[i]) > point_rate_reached(&r->points[b])))
 			b = (int)i;
 	return b;
+}
+
+static const char *unit_of(const struct slo_search *s)
+{
+	return s->unit ? s->unit : "IOPS";
+}
+
+/* Where the probes ran: "4T/32Q", or "4T" for a transactional emulator (no queue depth). */
+static char *where(const struct slo_search *s, char *buf, size_t len)
+{
+	if (s->unit && strcmp(s->unit, "IOPS"))
+		snprintf(buf, len, "%uT", s->threads);
+	else
+		snprintf(buf, len, "%uT/%uQ", s->threads, s->qd);
+	return buf;
 }
 
 int slo_bisect(struct slo_search *s, unsigned max_probes, slo_probe_fn fn, void *ctx, FILE *log)
@@ -76,9 +84,9 @@ int slo_bisect(struct slo_search *s, unsigned max_probes, slo_probe_fn fn, void 
 		else
 			hi = pr->rate;
 		if (log) {
-			char a[32];
-			fprintf(log, "slo search %u/%u at %uT/%uQ: %.0f IOPS asked, %.0f reached, %s%s%s\n",
-				s->n, max_probes, s->threads, s->qd, pr->rate, pr->ops_per_s,
+			char a[32], w[32];
+			fprintf(log, "slo search %u/%u at %s: %.0f %s asked, %.0f reached, %s%s%s\n",
+				s->n, max_probes, where(s, w, sizeof(w)), pr->rate, unit_of(s), pr->ops_per_s,
 				pr->meets ? "meets the limits" : "over", !pr->meets && pr->broken >= 0 ? ": " : "",
 				!pr->meets && pr->broken >= 0 ? fmt_ns(pr->ns, a, sizeof(a)) : "");
 			fflush(log);
@@ -117,10 +125,11 @@ int slo_search_run(struct job *j, const struct result *sweep, struct slo_search 
 		return 0;
 	}
 	slo_pick_result(&j->slo, sweep, &pk);
+	out->unit = sweep->points[b].events ? point_rate_unit(&sweep->points[b]) : "IOPS";
 	out->threads = sweep->points[b].pt.threads;
 	out->qd = sweep->points[b].pt.qd;
-	out->hi = point_rate(&sweep->points[b]);
-	out->lo = pk.best >= 0 ? point_rate(&sweep->points[pk.best]) : 0;
+	out->hi = point_rate_reached(&sweep->points[b]);
+	out->lo = pk.best >= 0 ? point_rate_reached(&sweep->points[pk.best]) : 0;
 	if (pk.best == b) {
 		out->at_limit = out->hi;
 		snprintf(out->why, sizeof(out->why), "the busiest point meets the limits: the drive's "
@@ -133,23 +142,24 @@ int slo_search_run(struct job *j, const struct result *sweep, struct slo_search 
 
 void slo_search_print(const struct slo_search *s, FILE *f)
 {
-	char lim[256];
+	char lim[256], w[32];
 
 	slo_format(s->slo, lim, sizeof(lim));
+	where(s, w, sizeof(w));
 	if (!s->ran) {
 		fprintf(f, "SLO search %s: %s", lim, s->why);
 		if (s->at_limit > 0)
-			fprintf(f, " (%.0f IOPS at %uT/%uQ)", s->at_limit, s->threads, s->qd);
+			fprintf(f, " (%.0f %s at %s)", s->at_limit, unit_of(s), w);
 		fputc('\n', f);
 		return;
 	}
 	if (s->at_limit > 0)
-		fprintf(f, "SLO search %s: %.0f IOPS at %uT/%uQ meet the limits, open loop, latency from "
-			"the intended start (%u rate-limited run(s) between %.0f and %.0f IOPS)\n", lim,
-			s->at_limit, s->threads, s->qd, s->n, s->lo, s->hi);
+		fprintf(f, "SLO search %s: %.0f %s at %s meet the limits, open loop, latency from "
+			"the intended start (%u rate-limited run(s) between %.0f and %.0f %s)\n", lim,
+			s->at_limit, unit_of(s), w, s->n, s->lo, s->hi, unit_of(s));
 	else
-		fprintf(f, "SLO search %s: no rate tried meets the limits at %uT/%uQ (%u run(s), lowest "
-			"%.0f IOPS)\n", lim, s->threads, s->qd, s->n, s->n ? s->p[s->n - 1].rate : 0);
+		fprintf(f, "SLO search %s: no rate tried meets the limits at %s (%u run(s), lowest "
+			"%.0f %s)\n", lim, w, s->n, s->n ? s->p[s->n - 1].rate : 0, unit_of(s));
 }
 
 void slo_search_write_json(const struct slo_search *s, FILE *f)
@@ -158,6 +168,8 @@ void slo_search_write_json(const struct slo_search *s, FILE *f)
 	json_num(f, s->lo);
 	fputs(", \"to_iops\": ", f);
 	json_num(f, s->hi);
+	fputs(", \"unit\": ", f);
+	json_str(f, unit_of(s));
 	fputs(", \"latency_from\": \"intended_start\", \"probes\": [", f);
 	for (unsigned i = 0; i < s->n; i++) {
 		const struct slo_probe *p = &s->p[i];
@@ -169,9 +181,8 @@ void slo_search_write_json(const struct slo_search *s, FILE *f)
 		if (p->broken >= 0) {
 			const struct slo_limit *l = &s->slo->lim[p->broken];
 			char key[96];
-			snprintf(key, sizeof(key), "%s%s%s", l->cls, *l->cls ? "." : "", slo_stat_name(l->stat));
 			fputs(", \"broken\": ", f);
-			json_str(f, key);
+			json_str(f, slo_limit_name(l, key, sizeof(key)));
 			fputs(", \"value_ns\": ", f);
 			json_num(f, p->ns);
 		}

@@ -3,7 +3,9 @@
  * rate-limited runs (--rate, latency from each I/O's intended start) where
  * the sweep's points are too coarse to show it.
  *
- * The runs are at the sweep's busiest whole point (its threads and queue
+ * Rates are I/Os a second for block-level profiles and units of work a
+ * second (point_rate_reached) for transactional emulators, whose --rate
+ * counts those. The runs are at the sweep's busiest whole point (its threads and queue
  * depth: the most I/O the sweep could keep in flight), each for the job's
  * --ramp + --time, bisecting between the best point's throughput (or 0) and
  * the busiest point's. A rate passes when every limit holds and the point
@@ -34,6 +36,8 @@ struct slo_search {
 	const struct slo *slo;          /* not owned */
 	bool ran;                       /* a search was made (else @why says why not) */
 	unsigned threads, qd;           /* where the probes ran */
+	const char *unit;               /* of the rates: "IOPS", or TPS... for a transactional
+					   emulator (units of work a second); NULL: IOPS */
 	double lo, hi;                  /* the bracket it started from, IOPS */
 	unsigned n;
 	struct slo_probe p[SLO_SEARCH_PROBES];
@@ -68,7 +72,7 @@ int slo_search_run(struct job *j, const struct result *sweep, struct slo_search 
 void slo_search_print(const struct slo_search *s, FILE *f);
 
 /*
- * "slo_search": {threads, qd, from_iops, to_iops, probes [ {rate_iops,
+ * "slo_search": {threads, qd, from_iops, to_iops, unit, probes [ {rate_iops,
  * ops_per_s, meets, broken?, value_ns?} ], at_limit_iops, note} (no leading comma).
  */
 void slo_search_write_json(const struct slo_search *s, FILE *f);

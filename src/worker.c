@@ -598,23 +598,75 @@ static int loop_rate(struct worker *w)
 	return drain(w, rc);
 }
 
+/* One step() of a foreground or background worker; < 0 failed, 1 no more work. */
+static int do_step(struct worker *w, int (*step)(struct emu_worker *))
+{
+	int rc = step(&w->pub);
+
+	if (rc < 0) {
+		if (!atomic_load(&w->pc->failed))
+			emu_fail(&w->pub, rc, "%s: %s", w->pc->er->ops->name, strerror(-rc));
+		return rc;
+	}
+	if (!rc && !w->pub.background && in_window(w, emu_now()))
+		w->events++;
+	return rc;
+}
+
 /* Transactional and background loop: one step at a time until the stop. */
 static int loop_step(struct worker *w, int (*step)(struct emu_worker *))
 {
-	const struct emu_ops *emu = w->pc->er->ops;
 	uint64_t now;
 
 	while (!stopping(w, now = emu_now()) && !events_spent(w, now)) {
-		int rc = step(&w->pub);
-		if (rc < 0) {
-			if (!atomic_load(&w->pc->failed))
-				emu_fail(&w->pub, rc, "%s: %s", emu->name, strerror(-rc));
-			return rc;
-		}
-		if (rc > 0)
-			break;
+		int rc = do_step(w, step);
+		if (rc)
+			return rc < 0 ? rc : 0;
 	}
 	return 0;
+}
+
+/*
+ * Rate-limited transactional loop (--rate on an EMU_RATE emulator): units
+ * of work start at cfg->rate a second over all the point's foreground
+ * workers, evenly spaced from the point's start, as sysbench's --rate
+ * (which spaces them at random, exponentially). A worker that is free takes
+ * the next intended start from one shared counter, waits for it, and calls
+ * step() with it in t_due; when that start has passed (every worker was
+ * busy) it calls step() at once and the unit's latency, taken from its
+ * intended start, includes the wait.
+ *
+ * One atomic counter rather than a schedule per worker: with per-worker
+ * schedules a worker held up by one long unit (a TPC-C delivery, a group
+ * commit, a merge holding a lock) falls behind on its own starts while the
+ * other workers idle, so the point misses its rate (the backlog that is
+ * left at the end) and charges the waits to starts another worker could
+ * have served; from one counter the next start goes to whichever worker is
+ * free first, a single queue as in sysbench, and the rate holds whenever
+ * the workers together keep up. The counter costs one relaxed atomic add
+ * per unit of work, which is microseconds to milliseconds long.
+ */
+#define STEP_SPIN_NS 20000ULL   /* spin this long before a start: the wake-up is late by less */
+
+static int loop_step_rate(struct worker *w, int (*step)(struct emu_worker *))
+{
+	double gap = (double)NSEC / (double)w->pc->cfg->rate;
+	int rc = 0;
+
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	for (;;) {
+		uint64_t k = atomic_fetch_add_explicit(&w->pc->starts, 1, memory_order_relaxed);
+		uint64_t due = w->pub.t0 + (uint64_t)((double)k * gap);
+		if ((rc = wait_until(w, due, STEP_SPIN_NS)) != 0 || stopping(w, w->now) ||
+		    events_spent(w, w->now))
+			break;
+		w->pub.t_due = due;
+		rc = do_step(w, step);
+		w->pub.t_due = 0;
+		if (rc)
+			break;
+	}
+	return rc < 0 ? rc : 0;
 }
 
 /*
@@ -659,7 +711,7 @@ void *worker_main(void *arg)
 	w->now = emu_now();
 	if (inited && !atomic_load(&pc->failed))
 		rc = w->pub.background ? loop_step(w, emu->bg_step) :
-		     emu->step ? loop_step(w, emu->step) :
+		     emu->step ? (pc->cfg->rate ? loop_step_rate : loop_step)(w, emu->step) :
 		     emu->flags & EMU_SCHEDULED ? loop_sched(w) : w->rated ? loop_rate(w) :
 		     loop_async(w);
 	if (!w->pub.background)

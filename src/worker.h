@@ -58,6 +58,7 @@ struct point_ctx {
 	atomic_int failed;              /* first failure wins the message */
 	atomic_uint fg_done;            /* foreground workers whose loop has ended */
 	_Atomic uint64_t events;        /* measured steps begun (cfg->events) */
+	_Atomic uint64_t starts;        /* --rate on a step emulator: intended starts handed out */
 	char err[512];
 };
 
@@ -89,6 +90,7 @@ struct worker {
 	uint64_t next_boundary;
 	uint64_t t_measure;             /* copy of pc->t_measure */
 	bool rated;                     /* --rate: open loop, latency from the intended start */
+	uint64_t events;                /* step() calls that ended in the measured window */
 
 	uint64_t counters[EMU_MAX_COUNTERS];
 };

@@ -512,7 +512,7 @@ static int oltp_step(struct emu_worker *w)
 {
 	const struct oltp_run *r = w->run->priv;
 	struct oltp_worker *ow = w->priv;
-	uint64_t t0 = emu_now();
+	uint64_t t0 = emu_step_start(w);
 
 	const struct db_retry rt = { .drv = r->drv, .conn = &ow->conn, .reconnect = r->reconnect,
 				     .connect = oltp_connect };
@@ -577,7 +577,7 @@ static const char *const oltp_counters[] = { "errors", "retries", "reconnects",
 const struct emu_ops emu_db = {
 	.name = "db",
 	.desc = "SysBench OLTP and TPC-C workloads against a real MySQL, PostgreSQL or SQLite database",
-	.flags = EMU_NO_TARGET,
+	.flags = EMU_NO_TARGET | EMU_RATE,
 	.opts = db_opt_table,
 	.opts_size = sizeof(struct db_opts),
 	.run_priv_size = MAX(sizeof(struct oltp_run), DB_TPCC_RUN_PRIV),

@@ -505,7 +505,7 @@ int db_tpcc_step(struct emu_worker *w)
 	const struct tpcc_run *r = w->run->priv;
 	struct tpcc_worker *ow = w->priv;
 	unsigned draw = uni(w, 1, 23), type = 0;
-	uint64_t t0 = emu_now();
+	uint64_t t0 = emu_step_start(w);
 	const struct db_retry rt = { .drv = r->drv, .conn = &ow->conn, .reconnect = r->reconnect,
 				     .why_cnt = why_counter, .connect = tpcc_connect };
 	int out;

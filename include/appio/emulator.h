@@ -21,6 +21,16 @@
  * facts for the result, its own summary, named lists for 'appio list'. The
  * core calls them by capability, never by the emulator's name.
  *
+ * Open loop for transactional emulators (--rate, EMU_RATE): the core starts
+ * units of work (step() calls) at a fixed rate over all foreground workers;
+ * a worker takes the next intended start when it is free and calls step()
+ * at once when that start has passed. step() takes the latency of its unit
+ * (the transaction, the request, the loop) from emu_step_start(), the
+ * intended start, so that the wait for a late start counts in it
+ * (coordinated omission excluded); the latencies of the unit's parts (its
+ * I/O, its statements) stay their own. An emulator sets EMU_RATE once every
+ * unit latency it records is taken that way.
+ *
  * The core owns all memory: it allocates the options struct (opts_size, filled
  * from the @opts table), the run-wide private state (run_priv_size) and each
  * worker's private state (worker_priv_size), zeroed and 64-byte aligned. An
@@ -84,6 +94,8 @@ enum emu_flags {
 	EMU_TARGET_DIR  = 1 << 3, /* the target is a directory (file-system personalities) */
 	EMU_WRITE_SWEEP = 1 << 4, /* accepts --write-sweep: a point per write percentage */
 	EMU_SCHEDULED   = 1 << 5, /* block-level, open loop: requests carry t_intended */
+	EMU_RATE        = 1 << 6, /* transactional: step() takes its unit's latency from
+				     emu_step_start(), so --rate (open loop) applies */
 };
 
 /* One sweep point: the parameters every worker of the point shares. */
@@ -150,6 +162,8 @@ struct emu_run {
 	const char *const *counters;
 	uint64_t expect_ns;     /* set by setup(), optional: how long a point will last when
 				   it ends before --time (a trace's span), for the progress line */
+	uint64_t rate;          /* --rate: units of work (or I/Os) a second the core starts, 0:
+				   closed loop; for setup() to refuse what cannot run open loop */
 	bool force;             /* the run's --force, for emulators that open more targets
 				   of their own with target_open() (a replay's device map) */
 	struct result *result;  /* the core's; opaque to emulators: use emu_info() */
@@ -172,6 +186,12 @@ struct emu_worker {
 	 * a depth that changes request by request); 0 or above qd: the cap alone.
 	 */
 	unsigned inflight_limit;
+	/*
+	 * --rate on a transactional emulator: when the current step() was due to
+	 * start (emu_now() clock; earlier than now when the run is behind its
+	 * schedule); 0 in a closed loop. Read it through emu_step_start().
+	 */
+	uint64_t t_due;
 	struct worker *core;            /* opaque to emulators */
 };
 
@@ -431,6 +451,16 @@ uint64_t emu_now(void);
  */
 int64_t emu_io(struct emu_worker *w, unsigned cls, unsigned op, int fd,
 	       void *buf, uint32_t len, uint64_t off);
+
+/*
+ * When the current unit of work (step()) began, for its latency: the
+ * intended start under --rate (emu_worker.t_due), else now. Call it once, at
+ * the top of step(), where a closed loop would read emu_now().
+ */
+static inline uint64_t emu_step_start(const struct emu_worker *w)
+{
+	return w->t_due ? w->t_due : emu_now();
+}
 
 /* Record an application-level operation of class @cls that began at @t_start (emu_now()) and ends now. */
 void emu_record(struct emu_worker *w, unsigned cls, uint64_t t_start, uint64_t bytes);

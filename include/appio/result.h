@@ -16,8 +16,10 @@
  *   target { path, kind, size, logical_block_size, physical_block_size,
  *            device, model, rotational, scheduler, created, layout_s },
  *   workload { name, preset, engine, options { name: text } },
- *   rate_iops?, latency_from? ("intended_start": an open-loop --rate run, every
- *   latency taken from the I/O's scheduled start, waits for the target included),
+ *   rate_iops?, rate_unit?, latency_from? ("intended_start": an open-loop --rate
+ *   run, every latency taken from the I/O's (or the unit of work's) scheduled
+ *   start, waits for the target included; rate_iops is the rate asked, in
+ *   rate_unit: IOPS, or TPS/loops/s for transactional emulators),
  *   slo? { limits, best, first_over }, slo_search? { threads, qd, probes, at_limit }
  *   (--slo, --slo-search: src/slo.h),
  *   health? { before, after: { available, why? | protocol, model, data_read_bytes,
@@ -28,9 +30,10 @@
  *   points [ { threads, qd, write_pct?, time_s, cpu_s, partial, headline,
  *              classes { name: { ops, ops_per_s, bytes, mb_per_s,
  *                                lat_ns { mean, stddev, min, p50, p90, p99,
- *                                         p999, p9999, max },
- *                                sizes { "4096": ops, ... } } },
- *              counters { name: n },
+ *                                         p999, p9999, max, pN? },
+ *                                sizes { "4096": ops, ... },
+ *                                hist [ [low_ns, width_ns, count] ] } },
+ *              counters { name: n }, events?,
  *              device { reads, read_bytes, writes, write_bytes, flushes, busy_pct },
  *              series [ { t, dur_s, classes { name: { ops_per_s, mb_per_s,
  *                                                      mean_ns, p99_ns, max_ns } } } ],
@@ -44,6 +47,12 @@
  * histograms merged, time_s the longest rank's), except a per-second p99_ns
  * (the highest rank's p99 of that second: an upper bound) and device (the
  * counters of rank 0's host); info has mpi_ranks and mpi_hosts.
+ * lat_ns has, besides the listed percentiles, every other percentile the
+ * run's --slo names ("p95", "p99.5"); hist is the class's merged latency
+ * histogram (nonempty buckets; a bucket above the range has low_ns 2^40 and
+ * width 0), from which a later reader gets any percentile exactly as the run
+ * would have. events: transactional emulators' units of work (step() calls)
+ * ended in the measured window.
  * MB/s is 10^6 bytes per second. sizes buckets transfer sizes by power of two
  * (the key is the bucket's lower bound in bytes).
  */
@@ -76,6 +85,14 @@ struct cls_result {
 	double ops_per_s, mb_per_s;
 	struct lat_summary lat;
 	uint64_t sizes[RESULT_SIZE_BUCKETS];
+	/*
+	 * The merged latency histogram, so that any percentile can be answered
+	 * later (--slo p95): @nhist (bucket index, count) pairs of its nonempty
+	 * buckets in order, index HIST_BUCKETS counting the samples above its
+	 * range; owned by the result (result_cls_keep_hist), or NULL.
+	 */
+	uint32_t nhist;
+	uint64_t *hist;
 };
 
 /* One second of one class. */
@@ -141,6 +158,8 @@ struct point_result {
 	const char *const *counter_names;  /* the emulator's, ncounters of them */
 	uint64_t counters[EMU_MAX_COUNTERS];
 	struct dev_stats dev;           /* over the measured window */
+	uint64_t events;                /* transactional emulators: units of work (step() calls)
+					   that ended in the measured window; 0 for block-level */
 	struct point_ranks *ranks;      /* MPI runs, rank 0: per rank and host; owned; or NULL */
 };
 
@@ -209,8 +228,26 @@ struct point_result *result_add_point(struct result *r);
 /* The unit of a point's headline rate: "IOPS", "TPS", or "loops/s" for file-system loops. */
 const char *point_rate_unit(const struct point_result *p);
 
+/*
+ * The rate a point reached in the unit --rate asks for: units of work per
+ * second for transactional emulators (@events), else the headline's ops/s.
+ */
+double point_rate_reached(const struct point_result *p);
+
 /* Find class @name in @p, or NULL. */
 const struct cls_result *point_class(const struct point_result *p, const char *name);
+
+struct hist;
+
+/* Keep the nonempty buckets of @h as @c's histogram (replacing any it had). */
+void result_cls_keep_hist(struct cls_result *c, const struct hist *h);
+
+/*
+ * Latency percentile @p (0 < p <= 100) of class @c in ns, exactly as
+ * hist_percentile() gives it on the merged histogram; without a kept
+ * histogram the lat_summary figure when @p is one it lists, else NAN.
+ */
+double result_cls_percentile(const struct cls_result *c, double p);
 
 /*
  * Write the JSON document to @path ("-" = stdout), atomically for files

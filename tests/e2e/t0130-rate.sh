@@ -6,7 +6,7 @@
 # on one thread) makes the schedule run ahead of the target: latency from
 # the intended start then grows with the backlog (hundreds of ms), where a
 # closed loop on the same target reports nanoseconds; the run says the target
-# fell behind. About 6 s.
+# fell behind. (Transactional emulators: t0132.) About 6 s.
 . tests/e2e/lib.sh
 cd "$T"
 expect_exit 0 "a run at 20,000 IOPS on the null engine, 1 and 2 threads" -- "$APPIO" run 4k-randread \
@@ -30,9 +30,10 @@ jq_check "  latency from the intended start includes the backlog (p50 > 50 ms)" 
 grep -q '^  1T/4Q: [0-9]* IOPS of 100000000: the target fell behind' "$T/stdout" &&
 	ok "  the text says the target fell behind" || not_ok "  the text says the target fell behind"
 
-expect_exit 2 "--rate on a transactional emulator" -- "$APPIO" run oltp --rate 100 --time 1
+expect_exit 2 "--rate on trace replay, which keeps its own schedule" -- "$APPIO" run replay --rate 100 --time 1
 one_line_error "  one line"
-grep -q -- "--rate: 'oltp' .*block-level profiles" "$T/stderr" && ok "  naming the option" || not_ok "  naming the option"
+grep -q -- "--rate: 'replay' keeps its own schedule; --rate applies to the block-level profiles" "$T/stderr" &&
+	ok "  naming the option" || not_ok "  naming the option"
 expect_exit 2 "--rate that is not a number" -- "$APPIO" run 4k-randread --rate fast --time 1
 one_line_error "  one line"
 finish
