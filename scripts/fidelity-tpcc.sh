@@ -243,8 +243,6 @@ def cell($a; $b): "\($a | ms)/\($b | ms)(\(if $a > 0 then ($b / $a * 100 | round
   cell($p.types[$t].mean; $e.types[$t].mean), cell($p.types[$t].p99; $e.types[$t].p99)]) | @tsv'
 types_report() {
 	local name kind _
-	echo
-	echo "latency by type, ms: mean and p99, real/emulated (emulated/real)"
 	printf '%s\n' "config	T	NO mean	NO p99	Pay mean	Pay p99	OS mean	OS p99	Dlv mean	Dlv p99	SL mean	SL p99"
 	while read -r name kind _; do
 		wanted_kind "$kind" && [ -s "$REF/$name.json" ] && [ -s "$EMU_DIR/$name.jsonl" ] || continue
@@ -277,6 +275,7 @@ while read -r name kind scale pool redo threads role; do
 done <"$DIR/configs.txt"
 [ "${EMU:-1}" = 1 ] || exit 0
 [ -s "$cells" ] || die "no configuration to compare"
-{ report "$cells"; threads_rank "$cells"; types_report | column -t -s "$(printf '\t')"; } |
-	tee "$DIR/report.txt"
+{ report "$cells"; threads_rank "$cells"; echo
+  echo "latency by type, ms: mean and p99, real/emulated (emulated/real)"
+  types_report | column -t -s "$(printf '\t')"; } | tee "$DIR/report.txt"
 baseline_write_check "$cells"
