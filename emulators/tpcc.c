@@ -17,7 +17,8 @@
  * out, after which the range is reused (a model limit, documented).
  *
  * Transactions (clauses 2.4-2.8), each statement one --cpu-per-stmt and one
- * --client-rtt:
+ * --client-rtt, and --cpu-per-row for each row it examines beyond the first
+ * (tpcc_mix.h: by-name lookups, an order's lines, Stock-Level's join):
  *   New-Order (45%)  warehouse, district (read, next order id: the row stays
  *                    locked to commit), customer, insert order + its index
  *                    entry + new-order, then 5..15 lines: item by
@@ -57,6 +58,7 @@
 #include "appio/result.h"
 #include "appio/xalloc.h"
 #include "dbmodel/dbm.h"
+#include "dbmodel/dbm_calib.h"
 #include "dbmodel/tpcc_mix.h"
 
 enum { CLS_NO = DBM_NCLS, CLS_PAY, CLS_OS, CLS_DLV, CLS_SL };
@@ -70,6 +72,7 @@ struct tpcc_opts {
 	uint64_t warehouses, order_growth;
 	bool keying_think;
 	int mix;                        /* enum tpcc_mix */
+	double cpu_per_row;             /* microseconds; -1: the model's default */
 };
 
 static const char *const mix_names[] = { "spec", "sysbench-tpcc", NULL };
@@ -120,6 +123,8 @@ struct tpcc_run {
 	bool think;
 	enum tpcc_mix mix;              /* sysbench-tpcc's also means its schema and statements */
 	const struct tpcc_costs *cost;
+	uint64_t row_ns;                /* CPU per extra row examined */
+	char cpu_how[160];              /* where the CPU costs came from, for the result */
 	unsigned npoints;               /* points ended, for their tpmC keys */
 };
 
@@ -146,6 +151,10 @@ static const struct opt_def tpcc_opt_table[] = {
 	  "spec: 45/43/4/4/4, each thread at its home warehouse; sysbench-tpcc: its 10/10/1/1/1 of 23, "
 	  "any warehouse, its secondary indexes and statements ('appio db run tpcc' does the same)",
 	  mix_names },
+	{ "cpu-per-row", OPT_DOUBLE, O(cpu_per_row), "-1",
+	  "microseconds of CPU per row a statement examines beyond the first (joins, ranges, sorts; "
+	  "-1: calibrated default, 3.2 innodb, 14 postgres; with --cpu-per-stmt -1 TPC-C's own "
+	  "statement cost too, 53 innodb, 100 postgres)" },
 	OPT_END,
 };
 #undef O
@@ -169,6 +178,51 @@ static const struct tpcc_costs innodb_costs = {
 static const struct tpcc_costs pg_costs = {
 	.upd = 190, .upd_undo = 0, .ins = 225, .ins_undo = 0, .sec = 95, .purge = 0,
 };
+
+/*
+ * The CPU of TPC-C's statements, fitted on the calibrate lines of
+ * scripts/fidelity-tpcc.matrix by dbm_calib_fit_tpcc() (docs/oltp-tpcc.md):
+ * MariaDB's m-w1-fit (data in the pool) with the server's own CPU, 1,592 us
+ * a transaction at 8 threads. PostgreSQL's p-w1-fit: its row cost from the
+ * fit; its backends' CPU the harness does not see, and the whole machine's
+ * (564 us a statement) held other work, so the statement cost is the one
+ * between 36 us (TPS 1.2-1.8x the server's) and 368 (0.34-0.51x, all the
+ * statement's wall time but the round trip) that brings its two points'
+ * TPS to the server's, interpolated.
+ */
+static const struct { double stmt_us, row_us; } tpcc_cpu[] = {
+	[DBM_INNODB] = { 53, 3.2 }, [DBM_POSTGRES] = { 100, 14 },
+};
+
+/* The statements' CPU: the options, a --calibrate-from TPC-C result, or the defaults. */
+static int cpu_costs(struct tpcc_run *r, const struct tpcc_opts *o, char *err, size_t errlen)
+{
+	struct dbm_calib c = { 0 };
+	double row_us = o->cpu_per_row;
+
+	if (!(row_us == -1 || (row_us >= 0 && row_us <= 1e6))) {
+		snprintf(err, errlen, "--cpu-per-row: %g is not 0..1000000 microseconds (or -1 for the "
+			 "default)", row_us);
+		return -EINVAL;
+	}
+	/* dbm_config() took the statement cost and round trip from the same file */
+	if (o->db.calibrate_from && dbm_calib_load(o->db.calibrate_from, &c, err, errlen))
+		return -EINVAL;
+	if (c.tpcc) {
+		row_us = c.cpu_per_row_us;
+		snprintf(r->cpu_how, sizeof(r->cpu_how), "calibrated from a TPC-C result");
+	} else if (o->db.cpu_per_stmt < 0 && !o->db.calibrate_from) {
+		r->db.cpu_ns = (uint64_t)(tpcc_cpu[r->db.model].stmt_us * 1000);
+		snprintf(r->cpu_how, sizeof(r->cpu_how), "TPC-C's %s default",
+			 dbm_model_names[r->db.model]);
+	} else {
+		snprintf(r->cpu_how, sizeof(r->cpu_how), "statement cost given or from an OLTP result");
+	}
+	if (row_us < 0)
+		row_us = tpcc_cpu[r->db.model].row_us;
+	r->row_ns = (uint64_t)(row_us * 1000);
+	return 0;
+}
 
 static uint64_t rows_of(const struct tpcc_run *r, enum tbl t)
 {
@@ -251,6 +305,8 @@ static int tpcc_setup(struct emu_run *run, char *err, size_t errlen)
 	r->think = o->keying_think;
 	r->mix = (enum tpcc_mix)o->mix;
 	r->cost = r->db.model == DBM_INNODB ? &innodb_costs : &pg_costs;
+	if ((rc = cpu_costs(r, o, err, errlen)) != 0)
+		return rc;
 	for (enum tbl t = 0; t < T_N; t++)
 		if (geometry(r, t)) {
 			snprintf(err, errlen, "--warehouses: %u make too deep a tree", r->w);
@@ -325,6 +381,12 @@ static int sec_insert(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint
 	if (tb->has_sec)
 		return dbm_sec_op(w, &r->db, &tb->sec, rank % tb->sec.keys, 1, r->cost->sec);
 	return dbm_path(w, &r->db, &tb->data, rank % tb->data.rows, 0, r->cost->sec);
+}
+
+/* The CPU of @n rows a statement examines beyond its first. */
+static void rows_cpu(struct emu_worker *w, const struct tpcc_run *r, unsigned n)
+{
+	dbm_cpu(w, n * r->row_ns);
 }
 
 /* A statement: its CPU, then one row access. */
@@ -464,8 +526,10 @@ static int customer_sb(struct emu_worker *w, struct tpcc_run *r, uint64_t dr, ui
 	if (tpcc_random(&w->rng, 1, 100) <= 60) {
 		c = tpcc_nurand(&w->rng, 255, 0, 999, C(w)->c_last) * 3 + 1;
 		rc = stmt(w, r, T_CUST_LAST, dr * 3000 + c, 0, false);
+		rows_cpu(w, r, TPCC_NAME_ROWS);
 		if (!rc)
 			rc = stmt(w, r, T_CUST_LAST, dr * 3000 + c, 0, false);
+		rows_cpu(w, r, TPCC_NAME_ROWS);
 	}
 	if (!rc)
 		rc = stmt(w, r, T_CUSTOMER, dr * 3000 + c, 0, false);
@@ -480,10 +544,13 @@ static int customer(struct emu_worker *w, struct tpcc_run *r, uint64_t dr, uint3
 	if (redo && r->mix == TPCC_MIX_SYSBENCH)
 		return customer_sb(w, r, dr, redo);
 	if (tpcc_random(&w->rng, 1, 100) <= 60) {
-		if (r->mix == TPCC_MIX_SYSBENCH)        /* its count(c_id) first */
+		if (r->mix == TPCC_MIX_SYSBENCH) {      /* its count(c_id) first */
 			dbm_stmt(w, &r->db);
+			rows_cpu(w, r, TPCC_NAME_ROWS);
+		}
 		uint64_t last = tpcc_nurand(&w->rng, 255, 0, 999, C(w)->c_last);
 		int rc = stmt(w, r, T_CUST_LAST, dr * 3000 + last * 3, 0, false);
+		rows_cpu(w, r, TPCC_NAME_ROWS);
 		for (unsigned i = 0; i < 3 && !rc; i++)
 			rc = row(w, r, T_CUSTOMER, dr * 3000 + (i ? tpcc_random(&w->rng, 0, 2999) : last),
 				 i == 1 ? redo : 0, false);
@@ -535,6 +602,7 @@ static int order_status(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 		rc = row(w, r, T_ORDER, order_rank(r, dr, o_id), 0, false);
 	if (!rc)
 		rc = stmt(w, r, T_ORDER_LINE, order_rank(r, dr, o_id) * 10, 0, false);
+	rows_cpu(w, r, TPCC_LINES_ROWS);
 	return rc;
 }
 
@@ -558,8 +626,10 @@ static int delivery(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 			rc = stmt(w, r, T_ORDER, rk, r->cost->upd, false);
 		if (!rc)        /* ~10 lines: ol_delivery_d set, then summed */
 			rc = stmt(w, r, T_ORDER_LINE, rk * 10, 10 * r->cost->upd / 2, false);
+		rows_cpu(w, r, TPCC_LINES_ROWS);
 		if (!rc)
 			rc = stmt(w, r, T_ORDER_LINE, rk * 10 + 9, 0, false);
+		rows_cpu(w, r, TPCC_LINES_ROWS);
 		if (!rc)
 			rc = stmt(w, r, T_CUSTOMER, dist_rank(wh, d) * 3000 + tpcc_random(&w->rng, 0, 2999),
 				  r->cost->upd, false);
@@ -574,6 +644,7 @@ static int stock_level(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 	int rc = stmt(w, r, T_DISTRICT, dr, 0, false);
 
 	dbm_stmt(w, &r->db);    /* the join: lines of the last 20 orders, their stock */
+	rows_cpu(w, r, TPCC_SL_ROWS);
 	for (uint64_t o = next - 20; o < next && !rc; o++) {
 		rc = row(w, r, T_ORDER_LINE, order_rank(r, dr, o) * 10, 0, false);
 		for (unsigned i = 0; i < 10 && !rc; i++)
@@ -650,6 +721,18 @@ static int tpcc_bg_step(struct emu_worker *w)
 	return dbm_bg_step(w, &r->db);
 }
 
+static void tpcc_info(struct emu_run *run)
+{
+	const struct tpcc_opts *o = run->opts;
+	struct tpcc_run *r = run->priv;
+	char val[32];
+
+	dbm_info(&r->db, &o->db, run, "tpcc");
+	snprintf(val, sizeof(val), "%g", (double)r->row_ns / 1000);
+	emu_info(run, "tpcc.cpu_per_row_us", val);
+	emu_info(run, "tpcc.cpu_costs", r->cpu_how);
+}
+
 /* tpmC: committed New-Orders (the 1 % rolled back left out) per minute of the point. */
 static double tpmc(const struct point_result *p)
 {
@@ -698,6 +781,7 @@ const struct emu_ops emu_tpcc = {
 	.step = tpcc_step,
 	.bg_step = tpcc_bg_step,
 	.teardown = tpcc_teardown,
+	.info = tpcc_info,
 	.point_end = tpcc_point_end,
 	.summary = tpcc_summary,
 };

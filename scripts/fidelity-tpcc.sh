@@ -36,7 +36,8 @@
 # fsyncs and doublewrite pages per transaction, TPS and p99; the share of
 # cells within target (I/O within 25%, TPS and p99 within 1.5x) for
 # calibrate and held-out rows apart; and whether the emulator ranks each
-# configuration's thread counts by TPS as the server does. DIR (default
+# configuration's thread counts by TPS as the server does; each transaction
+# type's mean and p99 latency against the server's. DIR (default
 # ./appio-fidelity-tpcc) holds the servers, the emulator's file (put it on
 # the drive under test), DIR/emu and DIR/report.txt. EMU_ARGS adds options to
 # the emulator's runs; EMU=0 runs only the real servers; RESUME=1 keeps what
@@ -208,6 +209,8 @@ emulated() {
 		--threads "$warm$threads" --time "$TIME" ${EMU_ARGS:-} --json "$DIR/emu.json" >/dev/null
 	jq -c --argjson wp "$WARMUP_POINTS" '.points[$wp:][] | {threads, tps: .classes.txn.ops_per_s,
 		mean: .classes.txn.lat_ns.mean, p99: .classes.txn.lat_ns.p99, max: .classes.txn.lat_ns.max,
+		types: (.classes | with_entries(select(.key | IN("new_order", "payment", "order_status",
+		  "delivery", "stock_level")) | .value |= {ops, mean: .lat_ns.mean, p99: .lat_ns.p99})),
 		c: .counters}' "$DIR/emu.json" >"$EMU_DIR/$name.jsonl"
 	rm -f "$DIR/emu.dat"
 }
@@ -226,6 +229,25 @@ threads_rank() {
 		printf "thread counts ranked by TPS: %d of %d pairs in another order%s\n", disc, pairs,
 			bad ? " (" substr(bad, 2) ")" : ""
 	}' "$1"
+}
+
+# types_report: each transaction type's mean and p99 latency, real/emulated
+# (emulated/real), per configuration and thread count: where the time goes.
+TYPES='
+def ms: . / 1e6 | if . >= 100 then round else (. * 10 | round / 10) end;
+def cell($a; $b): "\($a | ms)/\($b | ms)(\(if $a > 0 then ($b / $a * 100 | round / 100) else "-" end))";
+($ref[0]) as $r | $r.points[] | . as $p |
+($emu | map(select(.threads == $p.threads)) | .[0]) as $e | select($e != null and $e.types != null) |
+[$r.name, ($p.threads | tostring)] +
+([["new_order", "payment", "order_status", "delivery", "stock_level"][] as $t |
+  cell($p.types[$t].mean; $e.types[$t].mean), cell($p.types[$t].p99; $e.types[$t].p99)]) | @tsv'
+types_report() {
+	local name kind _
+	printf '%s\n' "config	T	NO mean	NO p99	Pay mean	Pay p99	OS mean	OS p99	Dlv mean	Dlv p99	SL mean	SL p99"
+	while read -r name kind _; do
+		wanted_kind "$kind" && [ -s "$REF/$name.json" ] && [ -s "$EMU_DIR/$name.jsonl" ] || continue
+		jq -r -n --slurpfile ref "$REF/$name.json" --slurpfile emu "$EMU_DIR/$name.jsonl" "$TYPES"
+	done <"$DIR/configs.txt"
 }
 
 # --- main ---
@@ -253,5 +275,7 @@ while read -r name kind scale pool redo threads role; do
 done <"$DIR/configs.txt"
 [ "${EMU:-1}" = 1 ] || exit 0
 [ -s "$cells" ] || die "no configuration to compare"
-{ report "$cells"; threads_rank "$cells"; } | tee "$DIR/report.txt"
+{ report "$cells"; threads_rank "$cells"; echo
+  echo "latency by type, ms: mean and p99, real/emulated (emulated/real)"
+  types_report | column -t -s "$(printf '\t')"; } | tee "$DIR/report.txt"
 baseline_write_check "$cells"

@@ -360,19 +360,24 @@ static uint64_t thread_cpu_ns(void)
  * then wait the client's round trip, off the CPU, as a server thread waits
  * for the next statement (a sleep with 1 us of timer slack, not the default 50).
  */
+void dbm_cpu(struct emu_worker *w, uint64_t ns)
+{
+	if (!ns)
+		return;
+	uint64_t end = thread_cpu_ns() + ns;
+	volatile uint64_t x = w->id;
+	do {
+		for (int i = 0; i < 256; i++)
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+	} while (thread_cpu_ns() < end);
+}
+
 void dbm_stmt(struct emu_worker *w, struct dbm *db)
 {
 	static _Thread_local bool slack_set;
 
 	emu_count(w, DBM_C_STMTS, 1);
-	if (db->cpu_ns) {
-		uint64_t end = thread_cpu_ns() + db->cpu_ns;
-		volatile uint64_t x = w->id;
-		do {
-			for (int i = 0; i < 256; i++)
-				x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-		} while (thread_cpu_ns() < end);
-	}
+	dbm_cpu(w, db->cpu_ns);
 	if (db->rtt_ns) {
 		if (!slack_set) {
 			prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);

@@ -253,6 +253,9 @@ void dbm_info(const struct dbm *db, const struct dbm_opts *o, struct emu_run *ru
 /* Free the pool and destroy the locks. Safe after a failed or missing start. */
 void dbm_release(struct dbm *db);
 
+/* @ns of CPU on the calling thread's CPU clock (a statement's extra work). */
+void dbm_cpu(struct emu_worker *w, uint64_t ns);
+
 /* One SQL statement's CPU work (--cpu-per-stmt), counted. */
 void dbm_stmt(struct emu_worker *w, struct dbm *db);
 

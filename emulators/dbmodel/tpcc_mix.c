@@ -12,6 +12,22 @@ const unsigned tpcc_mix_weight[TPCC_NMIX][TPCC_NTXN] = {
 const double tpcc_keying_s[TPCC_NTXN] = { 18, 3, 2, 2, 2 };
 const double tpcc_think_s[TPCC_NTXN] = { 12, 12, 10, 5, 5 };
 
+/*
+ * New-Order: BEGIN, customer+warehouse, district read and updated, order and
+ * new-order inserted, 10 lines (5..15) of item, stock read and updated,
+ * order line; COMMIT. Payment: BEGIN, warehouse and district each updated
+ * and read, 60% by name (2 statements), the customer read, 10% its c_data,
+ * updated, history inserted, COMMIT. Order-Status: BEGIN, the customer (2
+ * statements by name, 60%), its orders, the lines, COMMIT. Delivery: BEGIN,
+ * 7 statements in each of 10 districts, COMMIT. Stock-Level: BEGIN,
+ * district, the join, COMMIT.
+ */
+const double tpcc_sb_stmts[TPCC_NTXN] = { 47, 10.3, 5.6, 72, 4 };
+const double tpcc_sb_rows[TPCC_NTXN] = {
+	0, 0.6 * 2 * TPCC_NAME_ROWS, 0.6 * 2 * TPCC_NAME_ROWS + TPCC_LINES_ROWS,
+	10 * 2 * TPCC_LINES_ROWS, TPCC_SL_ROWS,
+};
+
 static void deal(struct tpcc_deck *d, struct rng *r)
 {
 	unsigned n = 0;

@@ -56,4 +56,19 @@ extern const double tpcc_think_s[TPCC_NTXN];
 /* A think time: negative exponential with @mean, truncated at 10 x mean (clause 5.2.5.4). */
 double tpcc_think(struct rng *r, double mean);
 
+/*
+ * What a statement costs the server grows with the rows it examines beyond
+ * the first (--cpu-per-row each): an index range, a sort, a join. The rows
+ * of sysbench-tpcc's multi-row statements, as the emulator charges them:
+ */
+#define TPCC_NAME_ROWS  2       /* by last name: count(c_id), then ORDER BY c_first; ~3 share a name */
+#define TPCC_LINES_ROWS 9       /* over one order's ~10 lines: Order-Status's SELECT, Delivery's
+				   UPDATE and SUM */
+#define TPCC_SL_ROWS    399     /* Stock-Level's join: ~200 lines of 20 orders, a stock row each */
+
+/* sysbench-tpcc's statements (BEGIN and COMMIT included) and extra rows per
+   transaction type, means over its random choices (tpcc_mix.c says how). */
+extern const double tpcc_sb_stmts[TPCC_NTXN];
+extern const double tpcc_sb_rows[TPCC_NTXN];
+
 #endif

@@ -1,13 +1,16 @@
 /*
  * test_dbm_calib.c - --calibrate-from's arithmetic: the saturated point
  * gives the CPU per statement, the latency-bound one the client's wait, and
- * a run without either point is refused.
+ * a run without either point is refused; on a TPC-C result, Order-Status
+ * and Stock-Level give a statement's and a row's cost, and the defaults of
+ * the tpcc emulator are what the fit gives on the calibrate line's figures.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 
 #include "dbmodel/dbm_calib.h"
+#include "dbmodel/tpcc_mix.h"
 #include "check.h"
 
 static void fit_two_ends(void)
@@ -65,10 +68,86 @@ static void refused(void)
 	CHECK(dbm_calib_fit(low, 0, 2, &c, err, sizeof(err)) == -EINVAL, "no point at all");
 }
 
+/* A run made to measure: a statement 100 us of wall time, a row 5 us. */
+static void fit_tpcc_rows(void)
+{
+	const double s = 100, b = 5;
+	const double os = tpcc_sb_stmts[TPCC_ORDER_STATUS] * s + tpcc_sb_rows[TPCC_ORDER_STATUS] * b;
+	const double sl = tpcc_sb_stmts[TPCC_STOCK_LEVEL] * s + tpcc_sb_rows[TPCC_STOCK_LEVEL] * b;
+	struct dbm_calib_tpcc_point p[] = {
+		{ .threads = 2, .tps = 600, .stmts_per_txn = 28, .rows_per_txn = 27, .os_mean_us = os,
+		  .sl_mean_us = sl },
+		{ .threads = 8, .tps = 1000, .stmts_per_txn = 28, .rows_per_txn = 27, .os_mean_us = 3 * os,
+		  .sl_mean_us = 2 * sl },
+	};
+	struct dbm_calib c;
+	char err[200];
+
+	CHECK(fabs(os - 617) < 1e-9 && fabs(sl - 2395) < 1e-9, "the model's counts: os %g, sl %g", os, sl);
+	CHECK(dbm_calib_fit_tpcc(p, 2, 2, &c, err, sizeof(err)) == 0, "fit: %s", err);
+	CHECK(c.tpcc == 1 && c.latency_threads == 2 && c.bound_threads == 8, "points %u, %u",
+	      c.latency_threads, c.bound_threads);
+	CHECK(fabs(c.cpu_per_row_us - b) < 1e-9 && fabs(c.stmt_wall_us - s) < 1e-9, "row %g, stmt %g",
+	      c.cpu_per_row_us, c.stmt_wall_us);
+	/* 2 CPUs at 1,000 TPS: 2,000 us a transaction, 135 of them its rows' */
+	CHECK(fabs(c.cpu_per_stmt_us - ((2000 - 27 * b) / 28 - DBM_CALIB_WAIT_CPU_US)) < 1e-9, "cpu %g",
+	      c.cpu_per_stmt_us);
+	CHECK(fabs(c.client_rtt_us - (s - c.cpu_per_stmt_us - DBM_CALIB_WAIT_CPU_US)) < 1e-9, "rtt %g",
+	      c.client_rtt_us);
+
+	/* the server's own CPU, where known, replaces the machine's, without the client wait */
+	p[1].srv_us_per_txn = 1500;
+	CHECK(dbm_calib_fit_tpcc(p, 2, 2, &c, err, sizeof(err)) == 0, "fit: %s", err);
+	CHECK(c.tpcc == 2 && fabs(c.cpu_per_stmt_us - (1500 - 27 * b) / 28) < 1e-9, "srv cpu %g",
+	      c.cpu_per_stmt_us);
+}
+
+/* MariaDB's m-w1-fit (docs/data/fidelity-tpcc): the tpcc emulator's innodb defaults. */
+static void fit_tpcc_calibrate_line(void)
+{
+	const struct dbm_calib_tpcc_point p[] = {
+		{ .threads = 2, .tps = 330.533, .stmts_per_txn = 141553 / 4958.0,
+		  .rows_per_txn = (2166 * 2.4 + 197 * 11.4 + 229 * 180 + 202 * 399) / 4958.0,
+		  .os_mean_us = 859.022, .sl_mean_us = 1859.19, .srv_us_per_txn = 834e4 / 4958 },
+		{ .threads = 8, .tps = 513.267, .stmts_per_txn = 217554 / 7699.0,
+		  .rows_per_txn = (3352 * 2.4 + 338 * 11.4 + 360 * 180 + 356 * 399) / 7699.0,
+		  .os_mean_us = 2033.92, .sl_mean_us = 3920.76, .srv_us_per_txn = 1226e4 / 7699 },
+	};
+	struct dbm_calib c;
+	char err[200];
+
+	CHECK(dbm_calib_fit_tpcc(p, 2, 2, &c, err, sizeof(err)) == 0, "fit: %s", err);
+	CHECK(fabs(c.cpu_per_row_us - 3.2) < 0.05, "row %g us (the default 3.2)", c.cpu_per_row_us);
+	CHECK(fabs(c.cpu_per_stmt_us - 53) < 0.5, "stmt %g us (the default 53)", c.cpu_per_stmt_us);
+	CHECK(c.bound_threads == 8 && c.client_rtt_us > 70 && c.client_rtt_us < 80, "rtt %g us",
+	      c.client_rtt_us);
+}
+
+static void tpcc_refused(void)
+{
+	struct dbm_calib_tpcc_point p[] = {
+		{ .threads = 2, .tps = 300, .stmts_per_txn = 28, .rows_per_txn = 27, .os_mean_us = 800,
+		  .sl_mean_us = 400 },
+		{ .threads = 8, .tps = 500, .stmts_per_txn = 28, .rows_per_txn = 27 },
+	};
+	struct dbm_calib c;
+	char err[200] = "";
+
+	/* Stock-Level's join faster than Order-Status: no positive row cost */
+	CHECK(dbm_calib_fit_tpcc(p, 2, 2, &c, err, sizeof(err)) == -EINVAL && err[0], "join too cheap");
+	p[0].sl_mean_us = 2000;
+	CHECK(dbm_calib_fit_tpcc(p, 2, 2, &c, err, sizeof(err)) == 0, "fit: %s", err);
+	CHECK(dbm_calib_fit_tpcc(p + 1, 1, 2, &c, err, sizeof(err)) == -EINVAL, "no latency point");
+	CHECK(dbm_calib_fit_tpcc(p, 1, 2, &c, err, sizeof(err)) == -EINVAL, "no saturated point");
+}
+
 int main(void)
 {
 	RUN(fit_two_ends);
 	RUN(fast_reads_floor_at_zero);
 	RUN(refused);
+	RUN(fit_tpcc_rows);
+	RUN(fit_tpcc_calibrate_line);
+	RUN(tpcc_refused);
 	return check_done();
 }
