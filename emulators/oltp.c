@@ -512,11 +512,9 @@ static int statement(struct emu_worker *w, struct oltp_run *r, struct oltp_table
 	}
 }
 
-static int oltp_step(struct emu_worker *w)
+/* One try at a transaction: 0 committed, 1 stopping, -EDEADLK chosen as a deadlock's victim. */
+static int transaction(struct emu_worker *w, struct oltp_run *r)
 {
-	struct oltp_run *r = w->run->priv;
-	struct oltp_worker *ow = w->priv;
-	uint64_t t0 = emu_step_start(w);
 	int rc = 0;
 	bool warm = atomic_load(&r->points_done) < r->warmup_points;
 	bool trx = warm ? r->warm_trx : r->trx;
@@ -538,13 +536,27 @@ static int oltp_step(struct emu_worker *w)
 		dbm_stmt(w, &r->db);                    /* COMMIT */
 		rc = commit(w, r);
 	}
-	if (rc == -EDEADLK) {
-		/* the deadlock's victim rolls back; SysBench ignores the error and
-		   goes on with its next transaction */
+	return rc;
+}
+
+static int oltp_step(struct emu_worker *w)
+{
+	struct oltp_run *r = w->run->priv;
+	struct oltp_worker *ow = w->priv;
+	uint64_t t0 = emu_step_start(w);
+	int rc;
+
+	/*
+	 * A deadlock's victim rolls back and runs again: SysBench restarts the
+	 * event on an error it ignores, so the event counts once (--events) and
+	 * its latency runs from its first start.
+	 */
+	while ((rc = transaction(w, r)) == -EDEADLK) {
 		emu_count(w, C_DEADLOCKS, 1);
 		rc = dbm_rollback(w, &r->db, &ow->txn);
 		unlock_rows(w, r);
-		return rc < 0 ? rc : 0;
+		if (rc < 0)
+			return rc;
 	}
 	if (rc) {
 		unlock_rows(w, r);
