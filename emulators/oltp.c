@@ -104,10 +104,10 @@ static const struct oltp_costs pg_costs = {
 	   a DELETE, xl_heap_delete; an INSERT, the whole tuple; a prune, the
 	   56 bytes a record that the server's read-only points wrote
 	   (pg_stat_wal: wal_bytes / wal_records, nothing else logged there).
-	   The commit record is dbm.c's. Together, with the non-HOT UPDATE c of
-	   a page without room, ~1.3 KB a transaction; PostgreSQL wrote 1.05-1.1
-	   KB beside its full-page images where its pages had room (data in
-	   the pool, p-fit and p-async), 1.2-1.4 KB where they had not. */
+	   The commit record is dbm.c's. Together ~1.2 KB a transaction beside
+	   the full-page images; PostgreSQL wrote ~1.05 KB with the data in the
+	   pool and 1.3-1.4 KB with 2 x 1M rows in 128M (wal_bytes less
+	   wal_fpi x ~7.4 KB, docs/oltp-tpcc.md). */
 	.k_idx = 64, .del = 54, .ins = 64, .heap_ins = 250,
 	.upd_old = 40, .upd_new = 230, .upd_same = 200, .prune = 56,
 };
