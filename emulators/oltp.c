@@ -18,8 +18,12 @@
  *   UPDATE k         the row's leaf (modified, undo), the k index leaf: old
  *                    entry delete-marked, new entry inserted
  *   UPDATE c         the row's leaf (modified, undo with the old c)
- *   DELETE + INSERT  the row's leaf twice, the old and the new k entries;
- *                    postgres puts the new tuple on the heap's right-most page
+ *   DELETE + INSERT  the row's leaf twice, the old and the new k entries
+ * PostgreSQL's heap (dbm_heap.h): an UPDATE's new version stays on the
+ * row's page when an earlier prune left room there (HOT for UPDATE c: no
+ * index entry), else goes to the heap's end with new entries in both
+ * indexes; DELETE leaves a dead tuple, INSERT appends; fetching a page with
+ * dead tuples prunes it.
  * Row ids follow --rand-type as SysBench draws them (the same code as the
  * real-database mode), and so does k: each row's k is drawn at set-up and
  * kept, UPDATE k adds one, the INSERT after the DELETE draws a new one. An
@@ -46,6 +50,7 @@
 #include "appio/xalloc.h"
 #include "sysbench/db_mix.h"
 #include "dbmodel/dbm.h"
+#include "dbmodel/dbm_heap.h"
 #include "dbmodel/dbm_lock.h"
 
 enum oltp_mode { M_READ_WRITE, M_READ_ONLY, M_WRITE_ONLY, M_POINT_SELECT };
@@ -65,6 +70,7 @@ struct oltp_opts {
 struct oltp_table {
 	struct dbm_tree pk, k, heap;
 	struct dbm_sec ksec;
+	struct dbm_heap hs;             /* postgres: dead tuples and room per heap page */
 	_Atomic uint32_t *kval;         /* each row's k */
 	uint64_t grow_first, grow_pages;
 	_Atomic uint64_t appended;
@@ -74,6 +80,7 @@ struct oltp_table {
 struct oltp_costs {
 	uint32_t upd_k, upd_k_undo, k_idx, upd_c, upd_c_undo;
 	uint32_t del, del_undo, ins, ins_undo, heap_ins, purge;
+	uint32_t upd_old, upd_new, upd_same, prune;     /* postgres */
 };
 
 static const struct oltp_costs innodb_costs = {
@@ -87,10 +94,22 @@ static const struct oltp_costs innodb_costs = {
 };
 
 static const struct oltp_costs pg_costs = {
-	/* heap update: xl_heap_update + the new tuple; index insert; delete;
-	   scaled to PostgreSQL 15's ~1.1 KB of WAL per oltp_read_write
-	   transaction between checkpoints (pg_stat_wal, measured here) */
-	.upd_k = 210, .k_idx = 48, .upd_c = 210, .del = 40, .ins = 48, .heap_ins = 210,
+	/* PostgreSQL 15's WAL records, each with its 24-byte header and a block
+	   reference (20 bytes, 8 for a second block of the same relation): an
+	   UPDATE whose new version goes to another page logs the new tuple (~193
+	   bytes of data after its header) on that page, xl_heap_update on the
+	   old one; on the same page the new tuple is logged without the prefix
+	   and suffix it shares with the old (id, k and pad unchanged by UPDATE
+	   c: log_heap_update()); a B-tree leaf insert, the 16-byte index tuple;
+	   a DELETE, xl_heap_delete; an INSERT, the whole tuple; a prune, the
+	   56 bytes a record that the server's read-only points wrote
+	   (pg_stat_wal: wal_bytes / wal_records, nothing else logged there).
+	   The commit record is dbm.c's. Together ~1.2 KB a transaction beside
+	   the full-page images; PostgreSQL wrote ~1.05 KB with the data in the
+	   pool and 1.3-1.4 KB with 2 x 1M rows in 128M (wal_bytes less
+	   wal_fpi x ~7.4 KB, docs/oltp-tpcc.md). */
+	.k_idx = 64, .del = 54, .ins = 64, .heap_ins = 250,
+	.upd_old = 40, .upd_new = 230, .upd_same = 200, .prune = 56,
 };
 
 enum group { G_POINT, G_SIMPLE, G_SUM, G_ORDER, G_DISTINCT, G_INDEX_UPD, G_NON_INDEX_UPD,
@@ -206,6 +225,8 @@ static int table_geometry(struct oltp_run *r, struct oltp_table *t, uint64_t row
 	dbm_space(db);                  /* each relation is a file of its own */
 	rc = dbm_tree_init_heap(&t->heap, rows, per_heap, dbm_alloc(db, 0));
 	dbm_alloc(db, t->heap.npages);
+	if (!rc)
+		rc = dbm_heap_init(&t->hs, t->heap.first_page, t->heap.npages);
 	/* the heap grows at its end (INSERT after DELETE, without vacuum): room for
 	   1/8 of the table, reused circularly (a model limit) */
 	t->grow_pages = t->heap.npages / 8 + 16;
@@ -318,6 +339,7 @@ static void oltp_teardown(struct emu_run *run)
 	dbm_locks_release(&r->locks);
 	for (unsigned i = 0; r->t && i < r->ntables; i++) {
 		dbm_sec_release(&r->t[i].ksec);
+		dbm_heap_release(&r->t[i].hs);
 		free(r->t[i].kval);
 	}
 	free(r->t);
@@ -342,11 +364,24 @@ static uint64_t k_pos(const struct oltp_run *r, uint32_t k, uint64_t row)
 	return pos < n ? pos : n - 1;
 }
 
+/*
+ * PostgreSQL: fetch heap page @page (an index fetch or a scan), pruning it
+ * when earlier changes left dead tuples on it (dbm_heap.h), and change it
+ * with @redo more bytes of WAL (0: a read).
+ */
+static int heap_fetch(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t,
+		      uint64_t page, uint32_t redo)
+{
+	if (dbm_heap_read(&t->hs, page))
+		redo += r->cost->prune;
+	return dbm_page(w, &r->db, page, 0, redo);
+}
+
 static int point(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t, uint64_t row)
 {
 	int rc = dbm_path(w, &r->db, &t->pk, row, 0, 0);
 	if (!rc && r->db.model == DBM_POSTGRES)
-		rc = dbm_page(w, &r->db, dbm_tree_leaf(&t->heap, row), 0, 0);
+		rc = heap_fetch(w, r, t, dbm_tree_leaf(&t->heap, row), 0);
 	return rc;
 }
 
@@ -361,20 +396,18 @@ static int range(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t)
 	if (r->db.model == DBM_POSTGRES) {
 		n = dbm_tree_span(&t->heap, row, r->range_size);
 		for (uint64_t i = 0; i < n && !rc; i++)
-			rc = dbm_page(w, &r->db, dbm_tree_leaf(&t->heap, row) + i, 0, 0);
+			rc = heap_fetch(w, r, t, dbm_tree_leaf(&t->heap, row) + i, 0);
 	}
 	return rc;
 }
 
-/* Change @row's data page (@redo bytes, @undo bytes of undo). */
+/* InnoDB: change @row's clustered-index leaf (@redo bytes, @undo bytes of undo). */
 static int write_row(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t,
 		     uint64_t row, uint32_t redo, uint32_t undo)
 {
 	struct oltp_worker *ow = w->priv;
-	int rc = dbm_path(w, &r->db, &t->pk, row, 0, r->db.model == DBM_INNODB ? redo : 0);
+	int rc = dbm_path(w, &r->db, &t->pk, row, 0, redo);
 
-	if (!rc && r->db.model == DBM_POSTGRES)
-		rc = dbm_page(w, &r->db, dbm_tree_leaf(&t->heap, row), 0, redo);
 	return rc ? rc : dbm_undo(w, &r->db, &ow->txn, undo);
 }
 
@@ -450,10 +483,6 @@ static int index_update(struct emu_worker *w, struct oltp_run *r, struct oltp_ta
 
 	if (rc)
 		return rc;
-	if (r->db.model == DBM_POSTGRES) {         /* not HOT: a new primary-key entry too */
-		rc = dbm_path(w, &r->db, &t->pk, row, 0, r->cost->k_idx);
-		return rc ? rc : dbm_path(w, &r->db, &t->k, nw, 0, r->cost->k_idx);
-	}
 	/* (k, id) delete-marked, (k + 1, id) inserted; purge removes the old one */
 	rc = dbm_sec_op(w, &r->db, &t->ksec, old, 0, r->cost->k_idx / 2);
 	if (!rc)
@@ -471,32 +500,104 @@ static int delete_insert(struct emu_worker *w, struct oltp_run *r, struct oltp_t
 	uint64_t nw = k_pos(r, k, row);
 	int rc = change_row(w, r, t, row, r->cost->del, r->cost->del_undo);
 
-	if (!rc && r->db.model == DBM_INNODB) {    /* delete-mark the k entry; purge removes it */
+	if (!rc) {              /* delete-mark the k entry; purge removes it */
 		rc = dbm_sec_op(w, &r->db, &t->ksec, old, 0, r->cost->k_idx / 2);
 		dbm_purge_sec(&r->db, &ow->txn, &t->ksec, old, r->cost->purge);
-	}
-	if (!rc && r->db.model == DBM_POSTGRES) {  /* the new tuple at the heap's end */
-		uint64_t n = atomic_fetch_add(&t->appended, 1);
-		uint64_t slot = n % (t->grow_pages * t->heap.rows_per_leaf);
-		rc = dbm_page(w, &r->db, t->grow_first + slot / t->heap.rows_per_leaf,
-			      slot % t->heap.rows_per_leaf ? 0 : DBM_CREATE, r->cost->heap_ins);
 	}
 	/* the INSERT rewrites the delete-marked record: purge resets it once
 	   for both (MariaDB: 3 resets per transaction, not 4) */
 	if (!rc)
 		rc = write_row(w, r, t, row, r->cost->ins, r->cost->ins_undo);
-	if (!rc && r->db.model == DBM_POSTGRES)
-		rc = dbm_undo(w, &r->db, &ow->txn, 0);
 	/* the new row's k entry, at the rank of its new k */
+	return rc ? rc : dbm_sec_op(w, &r->db, &t->ksec, nw, 1, r->cost->k_idx);
+}
+
+/* PostgreSQL: a new tuple at the heap's end (the free-space map is empty without VACUUM). */
+static int heap_append(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t, uint32_t redo)
+{
+	uint64_t n = atomic_fetch_add(&t->appended, 1);
+	uint64_t slot = n % (t->grow_pages * t->heap.rows_per_leaf);
+
+	return dbm_page(w, &r->db, t->grow_first + slot / t->heap.rows_per_leaf,
+			slot % t->heap.rows_per_leaf ? 0 : DBM_CREATE, redo);
+}
+
+/*
+ * PostgreSQL UPDATE of @row (heap_update()): found through the primary key,
+ * its page fetched (and pruned); the new version on the same page if an
+ * earlier prune left room there, else at the heap's end. HOT (no index
+ * entry) when it stays on the page and @k_changed is false; otherwise a new
+ * entry in the primary key and in k_N at @kpos, as every index gets one for
+ * the new TID. The old version is a dead tuple once this commits.
+ */
+static int pg_update(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t,
+		     uint64_t row, bool k_changed, uint64_t kpos)
+{
+	struct oltp_worker *ow = w->priv;
+	uint64_t page = dbm_tree_leaf(&t->heap, row);
+	int rc = lock_row(w, r, t, row);
+
+	if (!rc)
+		rc = dbm_path(w, &r->db, &t->pk, row, 0, 0);
 	if (rc)
 		return rc;
-	return r->db.model == DBM_INNODB ? dbm_sec_op(w, &r->db, &t->ksec, nw, 1, r->cost->k_idx)
-					 : dbm_path(w, &r->db, &t->k, nw, 0, r->cost->k_idx);
+	bool same = dbm_heap_take_room(&t->hs, page);
+	rc = heap_fetch(w, r, t, page, same ? r->cost->upd_same : r->cost->upd_old);
+	if (!rc && !same)
+		rc = heap_append(w, r, t, r->cost->upd_new);
+	dbm_heap_dead(&t->hs, page);
+	if (!rc && (k_changed || !same)) {
+		rc = dbm_path(w, &r->db, &t->pk, row, 0, r->cost->k_idx);
+		if (!rc)
+			rc = dbm_path(w, &r->db, &t->k, kpos, 0, r->cost->k_idx);
+	}
+	return rc ? rc : dbm_undo(w, &r->db, &ow->txn, 0);
+}
+
+/* PostgreSQL DELETE + INSERT of @row: a dead tuple on its page; the new row at the heap's end. */
+static int pg_delete_insert(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t)
+{
+	struct oltp_worker *ow = w->priv;
+	uint64_t row = get_row(w, r), page = dbm_tree_leaf(&t->heap, row);
+	uint32_t k = db_rand_default(&r->rand, &w->rng, 1, r->table_size);
+	int rc = lock_row(w, r, t, row);
+
+	atomic_store_explicit(&t->kval[row], k, memory_order_relaxed);
+	if (!rc)
+		rc = dbm_path(w, &r->db, &t->pk, row, 0, 0);
+	if (!rc)
+		rc = heap_fetch(w, r, t, page, r->cost->del);
+	if (rc)
+		return rc;
+	dbm_heap_dead(&t->hs, page);
+	rc = heap_append(w, r, t, r->cost->heap_ins);
+	if (!rc)
+		rc = dbm_path(w, &r->db, &t->pk, row, 0, r->cost->ins);
+	if (!rc)
+		rc = dbm_path(w, &r->db, &t->k, k_pos(r, k, row), 0, r->cost->k_idx);
+	return rc ? rc : dbm_undo(w, &r->db, &ow->txn, 0);
 }
 
 /* One statement of group @g on table @t. */
 static int statement(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t, enum group g)
 {
+	if (r->db.model == DBM_POSTGRES && g >= G_INDEX_UPD) {
+		uint64_t row;
+		uint32_t k;
+		switch (g) {
+		case G_INDEX_UPD:
+			row = get_row(w, r);
+			k = atomic_fetch_add_explicit(&t->kval[row], 1, memory_order_relaxed) + 1;
+			return pg_update(w, r, t, row, true, k_pos(r, k, row));
+		case G_NON_INDEX_UPD:
+			row = get_row(w, r);
+			k = atomic_load_explicit(&t->kval[row], memory_order_relaxed);
+			return pg_update(w, r, t, row, false, k_pos(r, k, row));
+		default:
+			dbm_stmt(w, &r->db);    /* the DELETE; the INSERT is counted below */
+			return pg_delete_insert(w, r, t);
+		}
+	}
 	switch (g) {
 	case G_POINT:
 		return point(w, r, t, get_row(w, r));
@@ -566,6 +667,28 @@ static int oltp_step(struct emu_worker *w)
 	return 0;
 }
 
+/*
+ * Each point's workers draw from streams of their own. The core seeds a
+ * worker's stream from the run's seed and its id alone, so that worker i of
+ * every point would replay the rows, k values and statements worker i drew
+ * in the points before: a second point at the same thread count would touch
+ * only pages the first had read and changed (no new full-page images, k
+ * leaf splits or pool misses). SysBench, run once per point, draws fresh
+ * numbers each time (--rand-seed 0 seeds it from the clock). The first
+ * point keeps the core's stream.
+ */
+#define POINT_STREAM 0x6f6c7470ull      /* "oltp" */
+
+static int oltp_worker_init(struct emu_worker *w)
+{
+	struct oltp_run *r = w->run->priv;
+	uint64_t p = atomic_load(&r->points_done);
+
+	if (p)
+		rng_seed(&w->rng, w->run->seed, POINT_STREAM << 32 ^ p << 20 ^ w->id);
+	return 0;
+}
+
 static int oltp_bg_step(struct emu_worker *w)
 {
 	struct oltp_run *r = w->run->priv;
@@ -603,6 +726,7 @@ const struct emu_ops emu_oltp = {
 			     "--table-size 1000000 --size 4G",
 	.suite_quick_args = "--threads 2,8 --time 5 --tables 2 --table-size 20000 --size 256M",
 	.setup = oltp_setup,
+	.worker_init = oltp_worker_init,
 	.step = oltp_step,
 	.bg_step = oltp_bg_step,
 	.point_end = oltp_point_end,

@@ -1,13 +1,15 @@
 /*
  * test_dbmodel.c - the storage-engine model's pure parts: B+tree geometry,
  * the buffer pool's LRU against a naive reference and its midpoint
- * insertion, the splitting secondary index, the flush list, NURand and the
+ * insertion, the splitting secondary index, PostgreSQL's heap pages' dead
+ * tuples and room, the flush list, NURand and the
  * TPC-C mix.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dbmodel/dbm_heap.h"
 #include "dbmodel/dbm_pool.h"
 #include "dbmodel/dbm_sec.h"
 #include "dbmodel/dbm_tree.h"
@@ -428,6 +430,35 @@ static void mix(void)
 	}
 }
 
+/* A full heap page: no HOT room until a fetch prunes the dead tuples a change left. */
+static void heap_prune_room(void)
+{
+	struct dbm_heap h;
+
+	CHECK(dbm_heap_init(&h, 100, 10) == 0, "init");
+	CHECK(!dbm_heap_read(&h, 105), "a loaded page has nothing to prune");
+	CHECK(!dbm_heap_take_room(&h, 105), "nor room for a new version");
+	dbm_heap_dead(&h, 105);
+	dbm_heap_dead(&h, 105);
+	CHECK(!dbm_heap_take_room(&h, 105), "dead tuples are no room before a prune");
+	CHECK(!dbm_heap_read(&h, 104), "a neighbour is untouched");
+	CHECK(dbm_heap_read(&h, 105), "the next fetch prunes");
+	CHECK(!dbm_heap_read(&h, 105), "once");
+	CHECK(dbm_heap_take_room(&h, 105) && dbm_heap_take_room(&h, 105), "two tuples' room");
+	CHECK(!dbm_heap_take_room(&h, 105), "then none");
+	for (int i = 0; i < 40; i++)
+		dbm_heap_dead(&h, 109);
+	CHECK(dbm_heap_read(&h, 109), "prune of many");
+	int n = 0;
+	while (dbm_heap_take_room(&h, 109))
+		n++;
+	CHECK(n == 15, "room counted to 15: %d", n);
+	dbm_heap_dead(&h, 110);
+	CHECK(!dbm_heap_read(&h, 110) && !dbm_heap_take_room(&h, 99), "pages outside are ignored");
+	dbm_heap_release(&h);
+	CHECK(!dbm_heap_read(&h, 105), "released");
+}
+
 int main(void)
 {
 	RUN(tree_geometry);
@@ -435,6 +466,7 @@ int main(void)
 	RUN(lru_midpoint);
 	RUN(sec_split_merge);
 	RUN(sec_garbage_split);
+	RUN(heap_prune_room);
 	RUN(flush_neighbors);
 	RUN(lru_batch);
 	RUN(dirty_and_flush_list);

@@ -1,0 +1,48 @@
+/*
+ * dbm_heap.h - PostgreSQL heap pages' dead tuples and free room: where an
+ * UPDATE's new version goes (HOT or not) and which reads prune.
+ *
+ * A heap page as loaded (fillfactor 100) has no room: SysBench's 216-byte
+ * tuples fill it. An UPDATE whose new version does not fit on the old
+ * tuple's page puts it elsewhere (the relation's end: without VACUUM the
+ * free-space map stays empty) and, its heap TID changing, inserts an entry
+ * into every index (heap_update(): not HOT). The old version, and a deleted
+ * tuple, stay on the page as dead tuples. The next access that fetches the
+ * page once they are dead to every snapshot prunes it
+ * (heap_page_prune_opt(), called from index fetches and scans, when the
+ * page is less than 10% free, as a full heap page always is): the dead
+ * tuples' space is freed, WAL-logged (XLOG_HEAP2_PRUNE) and the page
+ * dirtied. A later UPDATE of a row on that page finds room for its new
+ * version there: HOT when no indexed column changed (no index entries),
+ * else on the same page with new index entries.
+ *
+ * Per page: dead tuples not yet pruned, and tuples' worth of room, each
+ * counted to 15. Pages outside the range are ignored (no prune, no room).
+ * Thread-safe: one atomic byte a page.
+ */
+#ifndef APPIO_DBM_HEAP_H
+#define APPIO_DBM_HEAP_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct dbm_heap {
+	_Atomic uint8_t *st;            /* low nibble dead tuples, high nibble room */
+	uint64_t first, npages;
+};
+
+/* Pages [@first_page, @first_page + @npages), full and without dead tuples. 0 or -ENOMEM. */
+int dbm_heap_init(struct dbm_heap *h, uint64_t first_page, uint64_t npages);
+void dbm_heap_release(struct dbm_heap *h);
+
+/* A fetch of @page: true when it prunes (it had dead tuples; they become room). */
+bool dbm_heap_read(struct dbm_heap *h, uint64_t page);
+
+/* An UPDATE's new version: true when it fits on @page (a tuple's room, taken). */
+bool dbm_heap_take_room(struct dbm_heap *h, uint64_t page);
+
+/* A change that leaves a dead tuple on @page (an UPDATE's old version, a DELETE). */
+void dbm_heap_dead(struct dbm_heap *h, uint64_t page);
+
+#endif
