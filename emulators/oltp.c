@@ -667,28 +667,6 @@ static int oltp_step(struct emu_worker *w)
 	return 0;
 }
 
-/*
- * Each point's workers draw from streams of their own. The core seeds a
- * worker's stream from the run's seed and its id alone, so that worker i of
- * every point would replay the rows, k values and statements worker i drew
- * in the points before: a second point at the same thread count would touch
- * only pages the first had read and changed (no new full-page images, k
- * leaf splits or pool misses). SysBench, run once per point, draws fresh
- * numbers each time (--rand-seed 0 seeds it from the clock). The first
- * point keeps the core's stream.
- */
-#define POINT_STREAM 0x6f6c7470ull      /* "oltp" */
-
-static int oltp_worker_init(struct emu_worker *w)
-{
-	struct oltp_run *r = w->run->priv;
-	uint64_t p = atomic_load(&r->points_done);
-
-	if (p)
-		rng_seed(&w->rng, w->run->seed, POINT_STREAM << 32 ^ p << 20 ^ w->id);
-	return 0;
-}
-
 static int oltp_bg_step(struct emu_worker *w)
 {
 	struct oltp_run *r = w->run->priv;
@@ -726,7 +704,6 @@ const struct emu_ops emu_oltp = {
 			     "--table-size 1000000 --size 4G",
 	.suite_quick_args = "--threads 2,8 --time 5 --tables 2 --table-size 20000 --size 256M",
 	.setup = oltp_setup,
-	.worker_init = oltp_worker_init,
 	.step = oltp_step,
 	.bg_step = oltp_bg_step,
 	.point_end = oltp_point_end,

@@ -382,7 +382,7 @@ static int run_point(const struct run_config *cfg, struct emu_run *er, unsigned 
 		     struct result *res, char *err, size_t errlen)
 {
 	struct emu_point pt = cfg->points[idx];
-	struct point_ctx pc = { .cfg = cfg, .er = er, .pt = &pt };
+	struct point_ctx pc = { .cfg = cfg, .er = er, .pt = &pt, .idx = idx };
 	struct worker *w = xaligned(64, (pc.pt->threads + er->bg_workers) * sizeof(*w));
 	struct dev_stats dev0 = { 0 }, dev1 = { 0 };
 	struct series s;

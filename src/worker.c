@@ -45,9 +45,17 @@ int worker_alloc(struct worker *w, struct point_ctx *pc, unsigned id)
 	w->pub.pt = pc->pt;
 	w->pub.run = er;
 	w->pub.counters = w->counters;
-	/* streams: 2k for the emulator, 2k+1 for buffer contents */
-	rng_seed(&w->pub.rng, er->seed, 2 * (uint64_t)id + 2);
-	rng_seed(&w->fill_rng, er->seed, 2 * (uint64_t)id + 3);
+	/*
+	 * Streams: 2k for the emulator, 2k+1 for buffer contents, and a set of
+	 * them per point. With one set for the run, worker k of every point
+	 * drew what worker k drew in the points before: the second point at a
+	 * thread count touched only the rows, pages and offsets the first had
+	 * (no new pool misses or first changes since a checkpoint) and wrote
+	 * the same buffers. A tool run once per point draws fresh numbers.
+	 */
+	uint64_t point = (uint64_t)pc->idx << 32;
+	rng_seed(&w->pub.rng, er->seed, point + 2 * (uint64_t)id + 2);
+	rng_seed(&w->fill_rng, er->seed, point + 2 * (uint64_t)id + 3);
 	if (er->ops->worker_priv_size)
 		w->pub.priv = xaligned(64, er->ops->worker_priv_size);
 

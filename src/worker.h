@@ -44,6 +44,7 @@ struct point_ctx {
 	const struct run_config *cfg;
 	struct emu_run *er;
 	const struct emu_point *pt;
+	unsigned idx;                   /* the point's place in the run: its random streams */
 	unsigned ncls;                  /* emulator classes (without "total") */
 	unsigned ncounters;
 	/* start gate: workers report ready, then wait for go (times are set by then) */

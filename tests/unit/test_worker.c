@@ -3,12 +3,15 @@
  * through the real runner: operations recorded as a group (a transaction
  * and its statements) are counted together or not at all, in the window as
  * in every second of the series, even for the transactions that straddle
- * the end of the ramp and the end of the point.
+ * the end of the ramp and the end of the point; each point's workers draw
+ * from streams of their own, the same for the same seed.
  */
+#include <pthread.h>
 #include <string.h>
 #include <time.h>
 
 #include "appio/emulator.h"
+#include "appio/rand.h"
 #include "appio/result.h"
 #include "appio/runner.h"
 #include "check.h"
@@ -82,8 +85,76 @@ static void test_group_counted_whole(void)
 	result_release(&res);
 }
 
+/* Each worker's first draw, in the order the workers start (points run one after another). */
+static uint64_t draws[8];
+static unsigned ndraws;
+static pthread_mutex_t draws_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int draw_init(struct emu_worker *w)
+{
+	pthread_mutex_lock(&draws_lock);
+	if (ndraws < 8)
+		draws[ndraws++] = rng_next(&w->rng);
+	pthread_mutex_unlock(&draws_lock);
+	return 0;
+}
+
+static int done_step(struct emu_worker *w)
+{
+	(void)w;
+	return 1;                       /* no work: the point ends at once */
+}
+
+static const struct emu_ops draw_ops = {
+	.name = "draw-test",
+	.desc = "records each worker's first random number, for the worker test",
+	.flags = EMU_NO_TARGET,
+	.classes = txn_classes,
+	.worker_init = draw_init,
+	.step = done_step,
+};
+
+/* Two points of two workers with @seed: the four first draws, each point's in ascending order. */
+static void two_points(uint64_t seed, uint64_t out[4])
+{
+	static const struct emu_point pts[] = { { .threads = 2, .qd = 1, .write_pct = -1 },
+						 { .threads = 2, .qd = 1, .write_pct = -1 } };
+	const struct run_config cfg = {
+		.emu = &draw_ops, .points = pts, .npoints = 2, .seed = seed, .time_ns = 1000000000,
+	};
+	struct result res;
+	char err[256] = "";
+
+	ndraws = 0;
+	result_init(&res);
+	int rc = runner_run(&cfg, &res, err, sizeof(err));
+	CHECK(rc == 0 && ndraws == 4, "rc %d, %u workers started: %s", rc, ndraws, err);
+	for (int p = 0; p < 2; p++) {
+		uint64_t a = draws[2 * p], b = draws[2 * p + 1];
+		out[2 * p] = a < b ? a : b;
+		out[2 * p + 1] = a < b ? b : a;
+	}
+	result_release(&res);
+}
+
+static void test_streams_per_point(void)
+{
+	uint64_t one[4], again[4], other[4];
+
+	two_points(7, one);
+	for (int i = 0; i < 4; i++)
+		for (int k = i + 1; k < 4; k++)
+			CHECK(one[i] != one[k], "draws %d and %d are the same: a point repeats another's "
+			      "or a worker another's", i, k);
+	two_points(7, again);
+	CHECK(!memcmp(one, again, sizeof(one)), "the same seed, other draws");
+	two_points(8, other);
+	CHECK(memcmp(one, other, sizeof(one)), "another seed, the same draws");
+}
+
 int main(void)
 {
 	RUN(test_group_counted_whole);
+	RUN(test_streams_per_point);
 	return check_done();
 }
