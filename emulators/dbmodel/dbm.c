@@ -205,20 +205,15 @@ static void layout(struct dbm *db, const struct target *t)
 
 static int init_locks(struct dbm *db)
 {
-	pthread_condattr_t ca;
-
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_mutex_init(&db->pool_mx, NULL);
 	pthread_mutex_init(&db->log_mx, NULL);
 	pthread_mutex_init(&db->cl_mx, NULL);
 	pthread_mutex_init(&db->hist_mx, NULL);
 	pthread_mutex_init(&db->wq_mx, NULL);
-	pthread_cond_init(&db->wq_cv, &ca);
-	pthread_cond_init(&db->pool_cv, &ca);
-	pthread_cond_init(&db->log_cv, &ca);
-	pthread_cond_init(&db->cl_cv, &ca);
-	pthread_condattr_destroy(&ca);
+	cond_init_mono(&db->wq_cv);
+	cond_init_mono(&db->pool_cv);
+	cond_init_mono(&db->log_cv);
+	cond_init_mono(&db->cl_cv);
 	return 0;
 }
 
@@ -337,16 +332,6 @@ void dbm_release(struct dbm *db)
 	db->started = false;
 }
 
-void dbm_timed_wait(pthread_cond_t *cv, pthread_mutex_t *mx, uint64_t ns)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	uint64_t t = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec + ns;
-	ts.tv_sec = (time_t)(t / 1000000000ULL);
-	ts.tv_nsec = (long)(t % 1000000000ULL);
-	pthread_cond_timedwait(cv, mx, &ts);
-}
-
 static uint64_t thread_cpu_ns(void)
 {
 	struct timespec ts;
@@ -433,7 +418,7 @@ static int get_frame(struct emu_worker *w, struct dbm *db, uint32_t *out)
 		}
 		emu_count(w, DBM_C_FREE_WAITS, 1);
 		dbm_flush_kick(db);
-		dbm_timed_wait(&db->pool_cv, &db->pool_mx, WAIT_NS / 10);
+		cond_wait_ns(&db->pool_cv, &db->pool_mx, WAIT_NS / 10);
 		if (emu_stopping(w))
 			return 1;
 	}
@@ -536,7 +521,7 @@ int dbm_page(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned flags
 			if ((rc = load(w, db, page, flags, &fi)) != 0 || fi == DBM_NIL)
 				goto next;
 		} else if (db->pool.f[fi].state == DBM_READING) {
-			dbm_timed_wait(&db->pool_cv, &db->pool_mx, WAIT_NS / 10);
+			cond_wait_ns(&db->pool_cv, &db->pool_mx, WAIT_NS / 10);
 			rc = emu_stopping(w) ? 1 : 0;
 			goto next;
 		} else {
@@ -719,7 +704,7 @@ static int log_timer(struct emu_worker *w, struct dbm *db)
 	}
 	pthread_mutex_lock(&db->cl_mx);
 	while (!emu_stopping(w) && emu_now() < end)
-		dbm_timed_wait(&db->cl_cv, &db->cl_mx, WAIT_NS * 5);
+		cond_wait_ns(&db->cl_cv, &db->cl_mx, WAIT_NS * 5);
 	pthread_mutex_unlock(&db->cl_mx);
 	return 0;
 }
@@ -744,7 +729,7 @@ static int purge(struct emu_worker *w, struct dbm *db)
 	if (!n) {
 		pthread_mutex_lock(&db->cl_mx);
 		if (!emu_stopping(w))
-			dbm_timed_wait(&db->cl_cv, &db->cl_mx, WAIT_NS);
+			cond_wait_ns(&db->cl_cv, &db->cl_mx, WAIT_NS);
 		pthread_mutex_unlock(&db->cl_mx);
 		return 0;
 	}

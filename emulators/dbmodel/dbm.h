@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "appio/cond.h"
 #include "appio/emulator.h"
 #include "dbm_pool.h"
 #include "dbm_sec.h"
@@ -335,7 +336,5 @@ int dbm_flush_checkpointer(struct emu_worker *w, struct dbm *db);
 int dbm_flush_bgwriter(struct emu_worker *w, struct dbm *db);
 /* The tablespace @page belongs to. */
 uint32_t dbm_space_of(const struct dbm *db, uint64_t page);
-/* Wait on @cv (with @mx held) until @ns from now at most. */
-void dbm_timed_wait(pthread_cond_t *cv, pthread_mutex_t *mx, uint64_t ns);
 
 #endif

@@ -71,7 +71,7 @@ static void cl_sleep(struct emu_worker *w, struct dbm *db, uint64_t until, bool 
 {
 	pthread_mutex_lock(&db->cl_mx);
 	while (!(kickable && db->cl_kick) && !emu_stopping(w) && emu_now() < until)
-		dbm_timed_wait(&db->cl_cv, &db->cl_mx, 50000000ULL);
+		cond_wait_ns(&db->cl_cv, &db->cl_mx, 50000000ULL);
 	if (kickable)
 		db->cl_kick = false;
 	pthread_mutex_unlock(&db->cl_mx);
@@ -168,7 +168,7 @@ static int write_batch(struct emu_worker *w, struct dbm *db, const uint64_t *pag
 	write_posted(w, db);
 	/* the workers finish what they took: each write they began completes */
 	while (db->wq_done < db->wq_n)
-		dbm_timed_wait(&db->wq_cv, &db->wq_mx, 10000000ULL);
+		cond_wait_ns(&db->wq_cv, &db->wq_mx, 10000000ULL);
 	int rc = db->wq_rc;
 	db->wq_n = db->wq_next = db->wq_done = 0;
 	pthread_mutex_unlock(&db->wq_mx);
@@ -179,7 +179,7 @@ int dbm_flush_io_worker(struct emu_worker *w, struct dbm *db)
 {
 	pthread_mutex_lock(&db->wq_mx);
 	if (db->wq_next >= db->wq_n && !emu_stopping(w))
-		dbm_timed_wait(&db->wq_cv, &db->wq_mx, 10000000ULL);
+		cond_wait_ns(&db->wq_cv, &db->wq_mx, 10000000ULL);
 	write_posted(w, db);
 	pthread_mutex_unlock(&db->wq_mx);
 	return 0;
@@ -518,7 +518,7 @@ int dbm_flush_bgwriter(struct emu_worker *w, struct dbm *db)
 		return rc < 0 ? rc : 0;
 	pthread_mutex_lock(&db->cl_mx);
 	while (!emu_stopping(w) && emu_now() < now + PG_BGW_DELAY)
-		dbm_timed_wait(&db->cl_cv, &db->cl_mx, 50000000ULL);
+		cond_wait_ns(&db->cl_cv, &db->cl_mx, 50000000ULL);
 	pthread_mutex_unlock(&db->cl_mx);
 	return 0;
 }

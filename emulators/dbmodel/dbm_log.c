@@ -46,7 +46,7 @@ int dbm_log_space(struct emu_worker *w, struct dbm *db)
 		pthread_mutex_unlock(&db->log_mx);
 		dbm_flush_kick(db);
 		pthread_mutex_lock(&db->log_mx);
-		dbm_timed_wait(&db->log_cv, &db->log_mx, WAIT_NS);
+		cond_wait_ns(&db->log_cv, &db->log_mx, WAIT_NS);
 	}
 	pthread_mutex_unlock(&db->log_mx);
 	emu_count(w, DBM_C_STALL_US, (emu_now() - t0) / 1000);
@@ -104,7 +104,7 @@ int dbm_log_up_to(struct emu_worker *w, struct dbm *db, uint64_t lsn, bool durab
 	pthread_mutex_lock(&db->log_mx);
 	while ((durable ? db->flushed_lsn : db->written_lsn) < lsn) {
 		if (db->log_busy) {     /* a follower: the leader may cover us */
-			dbm_timed_wait(&db->log_cv, &db->log_mx, WAIT_NS);
+			cond_wait_ns(&db->log_cv, &db->log_mx, WAIT_NS);
 			if (emu_stopping(w)) {
 				rc = 1;
 				break;
