@@ -92,8 +92,9 @@ const struct opt_def suite_opt_table[] = {
 	  "latency limits for every sweep, application and database phase, as 'appio run --slo': "
 	  "the highest-throughput point within them, e.g. p99=2ms or read.p99=1ms,write.p99=5ms" },
 	{ "slo-search", OPT_UINT, S(slo_search), "0",
-	  "after each profile's sweep, at most N rate-limited runs (--time each) to find the "
-	  "throughput at the --slo limits", .max = SLO_SEARCH_PROBES },
+	  "after each profile's sweep and each application or database run, at most N "
+	  "rate-limited runs (--time each) to find the throughput at the --slo limits",
+	  .max = SLO_SEARCH_PROBES },
 	{ "pre-args", OPT_STRLIST, S(extra[EXTRA_PRE]), NULL,
 	  "more 'appio run' options for preconditioning: 'ARGS' for all, 'PROFILE:ARGS' for one "
 	  "(repeatable)" },
@@ -310,7 +311,7 @@ static void add_opt(struct suite_phase *ph, const char *name, const char *fmt, .
 	add_word(ph, val);
 }
 
-/* --slo (and, for a sweep, --slo-search) passed on to a phase. */
+/* --slo (and, for a phase that takes --rate, --slo-search) passed on to a phase. */
 static void add_slo(const struct suite *s, struct suite_phase *ph, bool search)
 {
 	for (unsigned i = 0; i < s->o.slo.n; i++)
@@ -509,7 +510,7 @@ static void plan_app(struct suite *s, const struct emu_ops *e, const char *args)
 		add_list(ph, "threads", &s->o.app_threads);
 	if (suite_given(s, "app-time"))
 		add_opt(ph, "time", "%llu", (unsigned long long)s->o.app_time);
-	add_slo(s, ph, false);
+	add_slo(s, ph, e->flags & EMU_RATE);
 	add_extras(s, EXTRA_APP, ph);
 }
 
@@ -641,7 +642,7 @@ static int plan_services(struct suite *s, char *err, size_t errlen)
 			add_list(ph, "threads", &s->o.db_threads);
 		if (suite_given(s, "db-time"))
 			add_opt(ph, "time", "%llu", (unsigned long long)s->o.db_time);
-		add_slo(s, ph, false);
+		add_slo(s, ph, (*e)->flags & EMU_RATE);
 		add_extras(s, EXTRA_DB, ph);
 	}
 	return 0;

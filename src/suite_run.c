@@ -345,6 +345,18 @@ static int run_purge(struct suite_phase *ph)
 	return 0;
 }
 
+/* After a phase's points (@rc their outcome): its --slo-search, when it asked for one. */
+static int search_after(struct suite *s, struct suite_phase *ph, int rc, char *err, size_t errlen)
+{
+	struct job *j = &ph->job;
+
+	if (!rc && j->ro.slo_search) {
+		rc = slo_search_run(j, &ph->res, &ph->search, s->stop, s->log, err, errlen);
+		ph->res.slo_search = &ph->search;
+	}
+	return rc;
+}
+
 /* Block-level sweeps point by point, so the document is saved after each. */
 static int run_sweep(struct suite *s, struct suite_phase *ph, char *err, size_t errlen)
 {
@@ -352,18 +364,14 @@ static int run_sweep(struct suite *s, struct suite_phase *ph, char *err, size_t 
 	int rc = 0;
 
 	if (!j->emu->next_io)
-		return job_run(j, &ph->res, true, s->stop, err, errlen);
+		return search_after(s, ph, job_run(j, &ph->res, true, s->stop, err, errlen), err, errlen);
 	for (unsigned i = 0; i < j->npoints && !rc; i++) {
 		char werr[256];
 		rc = suite_run_point(j, &ph->res, i, j->ro.time, j->ro.ramp, j->ro.seed, s->stop, err, errlen);
 		save(s, werr, sizeof(werr));
 	}
 	ph->res.interrupted = rc == -EINTR;
-	if (!rc && j->ro.slo_search) {
-		rc = slo_search_run(j, &ph->res, &ph->search, s->stop, s->log, err, errlen);
-		ph->res.slo_search = &ph->search;
-	}
-	return rc;
+	return search_after(s, ph, rc, err, errlen);
 }
 
 /* Empty and remove a phase's scratch folder (files only: what a database left). */
@@ -411,7 +419,7 @@ static int run_service(struct suite *s, struct suite_phase *ph, char *err, size_
 	if (!rc)
 		rc = job_open_target(j, s->stop, err, errlen);
 	if (!rc)
-		rc = job_run(j, &ph->res, true, s->stop, err, errlen);
+		rc = search_after(s, ph, job_run(j, &ph->res, true, s->stop, err, errlen), err, errlen);
 	if (clean)
 		job_act(j, clean, s->stop, NULL, &out, cerr, sizeof(cerr));
 	remove_scratch(ph->scratch);
@@ -446,7 +454,7 @@ static int run_kind(struct suite *s, struct suite_phase *ph, char *err, size_t e
 	case PH_SWEEP:
 		return run_sweep(s, ph, err, errlen);
 	default:
-		return job_run(&ph->job, &ph->res, true, s->stop, err, errlen);
+		return search_after(s, ph, job_run(&ph->job, &ph->res, true, s->stop, err, errlen), err, errlen);
 	}
 }
 

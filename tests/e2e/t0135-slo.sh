@@ -61,6 +61,13 @@ for bad in p0 p100.1 p-3 pabc; do
 	grep -q -- "^appio: --slo: '$bad=1ms' is not a latency limit (expected \[CLASS.\]STAT=TIME, STAT mean, max or a percentile pN with 0 < N <= 100" \
 		"$T/stderr" && ok "  naming the option and the form" || { not_ok "  naming the option and the form"; cat "$T/stderr"; }
 done
+# An application phase of a suite searches too (its emulator takes --rate).
+expect_exit 0 "suite: an oltp phase with --slo max=1ns --slo-search 1" -- "$APPIO" suite quick \
+	--target o.dat --size 256M --fill-passes 0 --profiles none --write-sweep none --apps oltp \
+	--app-threads 2 --app-time 1 --db none --slo max=1ns --slo-search 1 --json s.json
+jq_check "  its result holds the search, in TPS, latency from the intended start" s.json \
+	'.phases[] | select(.name == "oltp") | .result.slo_search |
+	 .unit == "TPS" and .latency_from == "intended_start" and (.probes | length) == 1'
 expect_exit 2 "suite --slo with a bad form" -- "$APPIO" suite quick --target f.dat --slo p100.1=1ms
 one_line_error "  one line"
 finish
