@@ -505,7 +505,7 @@ static void rank_figs(struct mpi_point *mp, double secs, int rc, struct point_ra
 	free(displs);
 }
 
-/* Sum bytes, sizes and counters; merge histograms and the series. */
+/* Sum bytes, sizes, counters and units of work; merge histograms and the series. */
 static void merge(struct mpi_point *mp)
 {
 	struct point_result *p = mp->p;
@@ -519,12 +519,14 @@ static void merge(struct mpi_point *mp)
 		memcpy(&v[c * per + 1], p->cls[c].sizes, sizeof(p->cls[c].sizes));
 	}
 	memcpy(&v[p->ncls * per], p->counters, p->ncounters * sizeof(*v));
-	MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+	v[n] = p->events;
+	MPI_Allreduce(MPI_IN_PLACE, v, (int)n + 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
 	for (unsigned c = 0; c < p->ncls; c++) {
 		p->cls[c].bytes = v[c * per];
 		memcpy(p->cls[c].sizes, &v[c * per + 1], sizeof(p->cls[c].sizes));
 	}
 	memcpy(p->counters, &v[p->ncls * per], p->ncounters * sizeof(*v));
+	p->events = v[n];
 	free(v);
 
 	/* the series: as long as the longest rank's, on the common clock */

@@ -152,6 +152,14 @@ else
 	skip "rank 2 fails mid-run" "no $FAULT_SO (make unit)"
 fi
 
+# -- a transactional emulator under --rate: the units of work are every rank's
+expect_exit 0 "oltp at --rate 100 on each of 2 ranks" -- "${MPI[@]}" -np 2 "$APPIO" run oltp \
+	--target 'o%r.dat' --size 256M --table-size 2000 --threads 1 --time 2 --ramp 1 --rate 100 --json rate.json
+# one rank can end at most 201 in 2 s at 100 a second: more is the ranks' sum (a
+# unit ending at the window's edge may count as a transaction and not an event)
+jq_check "  the units of work summed over the ranks, as the transactions are" rate.json \
+	'.points[0] | (.events - .classes.txn.ops | fabs) <= 2 and .events > 201 and .events <= 402'
+
 # -- a work-bound point: rank 0 replays a 1 s trace once, rank 1 five times (two
 # programs in one run, mpirun's "A : B"); the point lasts until the last rank is
 # done, or with --stonewall until the first is
