@@ -81,7 +81,8 @@ const struct opt_def job_run_opt_table[] = {
 	  "read.p99=1ms,write.p99.9=5ms", .flags = OPT_WHERE },
 	{ "slo-search", OPT_UINT, R(slo_search), "0",
 	  "after the sweep, find the throughput at the --slo limits by at most N rate-limited runs "
-	  "(bisection over --rate at the sweep's busiest point, --time each)",
+	  "(bisection over --rate at the sweep's busiest point, --ramp + --time each; a "
+	  "transactional emulator warms for at least --time)",
 	  .max = SLO_SEARCH_PROBES, .flags = OPT_WHERE },
 	{ "max-rounds", OPT_UINT, R(max_rounds), "25",
 	  "--steady-state gives up (and says so) after this many rounds", .min = 1, .max = 10000 },

@@ -19,10 +19,18 @@ static int probe(struct job *j, unsigned idx, double rate, uint64_t seed, struct
 	uint64_t saved = j->ro.rate;
 	int rc;
 
+	/*
+	 * A probe is a run of its own: a transactional emulator starts it with a
+	 * cold cache (a buffer pool, a journal, a RAM cache), whose misses at a
+	 * fixed rate would pile up a backlog the sweep's warm points never had.
+	 * It warms at the probe's rate for --ramp, at least --time, first.
+	 */
+	double ramp = (double)j->ro.ramp;
+	if (!j->emu->next_io && ramp < (double)j->ro.time)
+		ramp = (double)j->ro.time;
 	result_init(&tmp);
 	j->ro.rate = (uint64_t)(rate + 0.5);
-	rc = suite_run_point(j, &tmp, idx, (double)j->ro.time, (double)j->ro.ramp, seed, stop,
-			     err, errlen);
+	rc = suite_run_point(j, &tmp, idx, (double)j->ro.time, ramp, seed, stop, err, errlen);
 	j->ro.rate = saved;
 	*pr = (struct slo_probe){ .rate = (double)(uint64_t)(rate + 0.5), .broken = -1, .ns = NAN };
 	if (!rc && tmp.npoints) {

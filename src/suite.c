@@ -93,7 +93,7 @@ const struct opt_def suite_opt_table[] = {
 	  "the highest-throughput point within them, e.g. p99=2ms or read.p99=1ms,write.p99=5ms" },
 	{ "slo-search", OPT_UINT, S(slo_search), "0",
 	  "after each profile's sweep and each application or database run, at most N "
-	  "rate-limited runs (--time each) to find the throughput at the --slo limits",
+	  "rate-limited runs (--ramp + --time each) to find the throughput at the --slo limits",
 	  .max = SLO_SEARCH_PROBES },
 	{ "pre-args", OPT_STRLIST, S(extra[EXTRA_PRE]), NULL,
 	  "more 'appio run' options for preconditioning: 'ARGS' for all, 'PROFILE:ARGS' for one "
