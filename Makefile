@@ -184,7 +184,8 @@ bench: $(BIN)
 # memory error would also show: the database-server tests (the only ones that
 # reach the MySQL and PostgreSQL client code) and the ones that take over ~15 s.
 CHECK_ONCE := t0610-db-servers t0620-drive-ranking t0650-db-tpcc-servers t1060-db-kill \
-              t0200 t0500 t0510 t0530 t0600 t0640 t0700 t0810 t0820 t0910 t1100
+              t0132 t0200 t0500 t0510 t0530 t0600 t0640 t0700 t0710 t0800 t0810 t0820 t0910 \
+              t0920 t1100
 
 # Two tests at a time (tests/run.sh JOBS): most of a test's time is appio
 # running for a set time, so two share the two cores; the tests that start
