@@ -188,16 +188,20 @@ CHECK_ONCE := t0610-db-servers t0620-drive-ranking t0650-db-tpcc-servers t1060-d
               t0920 t1100
 
 # Two tests at a time (tests/run.sh JOBS): most of a test's time is appio
-# running for a set time, so two share the two cores; the tests that start
-# servers or use loop devices and cgroups still run alone.
+# running for a set time, so two share the two cores; the tests that use loop
+# devices, cgroups, the machine's I/O counters or MPI ranks still run alone.
 CHECK_JOBS ?= 2
+
+# Each pass says how long it took (its build included), so that the one that
+# grows shows.
+check_pass = s=$$(date +%s); $(1) && echo "make check: $(2) pass took $$(( $$(date +%s) - s )) s"
 
 check:
 	scripts/install-deps.sh --test
-	SKIP_TESTS="$(CHECK_ONCE)" JOBS=$(CHECK_JOBS) $(MAKE) test
-	JOBS=$(CHECK_JOBS) $(MAKE) asan
-	JOBS=$(CHECK_JOBS) $(MAKE) tsan
-	$(MAKE) fuzz FUZZ_TIME=10
+	@$(call check_pass,SKIP_TESTS="$(CHECK_ONCE)" JOBS=$(CHECK_JOBS) $(MAKE) test,plain)
+	@$(call check_pass,JOBS=$(CHECK_JOBS) $(MAKE) asan,ASan)
+	@$(call check_pass,JOBS=$(CHECK_JOBS) $(MAKE) tsan,TSan)
+	@$(call check_pass,$(MAKE) fuzz FUZZ_TIME=10,fuzz)
 
 # the manual page and the bash completion are printed by the binary from its own
 # tables; the bundled traces go where --trace NAME looks for them

@@ -19,7 +19,19 @@
 #define REPLAY_LEAD_NS     5000000ULL   /* schedule starts 5 ms after the point, workers awake */
 #define REPLAY_MAX_TARGETS 16           /* --device-map entries */
 
-enum replay_timing { REPLAY_TRACE, REPLAY_AFAP, REPLAY_LOAD };
+enum replay_timing { REPLAY_TRACE, REPLAY_AFAP, REPLAY_LOAD, REPLAY_BOUNDED };
+
+/* Does @timing (enum replay_timing) keep the trace's schedule? */
+static inline int replay_scheduled(int timing)
+{
+	return timing == REPLAY_TRACE || timing == REPLAY_BOUNDED;
+}
+
+/* Does @timing hold each I/O to the trace's in-flight count at it? */
+static inline int replay_bounded(int timing)
+{
+	return timing == REPLAY_LOAD || timing == REPLAY_BOUNDED;
+}
 enum replay_map { REPLAY_MAP_ERROR, REPLAY_MAP_WRAP, REPLAY_MAP_SCALE };
 enum replay_cls { RC_READ, RC_WRITE, RC_FLUSH, RC_DISCARD, RC_NR };
 enum replay_counter { RCN_SKIPPED, RCN_LATE, RCN_CAP_WAITS, RCN_FEED_WAITS, RCN_NR };
@@ -83,8 +95,8 @@ struct replay_run {
  * second between seconds that kept time is a stall (the replay fell behind
  * for a moment and caught up); it could not keep up when two seconds in a row
  * were late, or when a late second met the in-flight cap (@qd) or a feeder
- * that fell behind. @timing is an enum replay_timing: only REPLAY_TRACE has a
- * schedule to keep.
+ * that fell behind. @timing is an enum replay_timing: only REPLAY_TRACE and
+ * REPLAY_BOUNDED have a schedule to keep.
  */
 void replay_verdict(const struct replay_stats *m, uint64_t nsec, int timing, unsigned qd,
 		    char *buf, size_t len);

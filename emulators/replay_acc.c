@@ -86,14 +86,20 @@ static bool late_second(const struct replay_stats *m, uint64_t s)
 	return m->late[s] && (uint64_t)m->late[s] * 100 > m->due[s];
 }
 
-/* Why the late run from second @s on (@cap, @starved over it) was late, into @why. */
-static void late_reason(bool cap, bool starved, unsigned qd, char *why, size_t len)
+/*
+ * Why the late run from second @s on (@cap, @starved over it) was late, into
+ * @why. With --timing bounded an I/O also waits while the trace's in-flight
+ * count at it is in flight: the target was slower there than the traced drive.
+ */
+static void late_reason(bool cap, bool starved, bool bounded, unsigned qd, char *why, size_t len)
 {
 	if (cap)
 		snprintf(why, len, "the in-flight cap was reached: --qd %u%s", qd,
 			 starved ? "; the trace was read too slowly" : "");
 	else if (starved)
 		snprintf(why, len, "the trace was read too slowly: feed_waits");
+	else if (bounded)
+		snprintf(why, len, "held to the trace's in-flight counts: slower than the traced drive");
 	else
 		snprintf(why, len, "submissions late two seconds or more in a row");
 }
@@ -103,8 +109,9 @@ void replay_verdict(const struct replay_stats *m, uint64_t nsec, int timing, uns
 {
 	uint64_t stalls = 0, first_stall = 0, runs = 0, run_at = 0, run_len = 0;
 	char why[96] = "";
+	bool bounded = replay_bounded(timing);
 
-	if (timing != REPLAY_TRACE) {
+	if (!replay_scheduled(timing)) {
 		snprintf(buf, len, "as fast as possible (no schedule to keep)%s",
 			 timing == REPLAY_LOAD ? " at the trace's in-flight counts" : "");
 		return;
@@ -132,13 +139,13 @@ void replay_verdict(const struct replay_stats *m, uint64_t nsec, int timing, uns
 			if (!stalls++)
 				first_stall = s;
 		} else if (e == nsec) {
-			late_reason(cap, starved, qd, why, sizeof(why));
+			late_reason(cap, starved, bounded, qd, why, sizeof(why));
 			snprintf(buf, len, "could not keep up from second %llu (%s)", (unsigned long long)s, why);
 			return;
 		} else if (!runs++) {
 			run_at = s;
 			run_len = e - s;
-			late_reason(cap, starved, qd, why, sizeof(why));
+			late_reason(cap, starved, bounded, qd, why, sizeof(why));
 		}
 		s = e;
 	}

@@ -40,10 +40,14 @@
 #                     --timing load ("load, kernel": no schedule, each I/O
 #                     submitted at the trace's own in-flight count, so the
 #                     device sees the queue depths the database kept even
-#                     where the schedule would pile I/Os up); then the
-#                     replayer's own (submission to the completion it reaps,
-#                     on the first replay), which adds the block layer's
-#                     queue and the time its thread waits for a CPU
+#                     where the schedule would pile I/Os up); then a third
+#                     with --timing bounded ("bounded, kernel": on the
+#                     schedule, but each I/O waits while the trace's count at
+#                     it is in flight; its per-second IOPS error is shown
+#                     too); then the replayer's own (submission to the
+#                     completion it reaps, on the first replay), which adds
+#                     the block layer's queue and the time its thread waits
+#                     for a CPU
 set -euo pipefail
 
 die() { echo "fidelity-replay: $*" >&2; exit 2; }
@@ -100,17 +104,18 @@ echo 3 >/proc/sys/vm/drop_caches
 "$SCRIPTS/db-stop.sh" "$MNT/db" >/dev/null
 umount "$MNT"
 "$APPIO" trace info mariadb.trace >trace-info.txt
-# the replay is captured too: its requests' service times at the same place the trace's were taken
-# shellcheck disable=SC2086 # $RARGS is a list of options
-"$APPIO" trace record --device "${DEV#/dev/}" -o replayed.trace -- \
-	"$APPIO" run replay --trace mariadb.trace --target "$DEV" --force $RARGS --json replay.json >replay.log \
-	2>record-replay.log
-# and once more at the trace's own in-flight counts, with no schedule: the
-# device sees the queue depths the database kept, whatever the replay's pace
-# shellcheck disable=SC2086
-"$APPIO" trace record --device "${DEV#/dev/}" -o replayed-load.trace -- \
-	"$APPIO" run replay --trace mariadb.trace --target "$DEV" --force --timing load $RARGS \
-	--json replay-load.json >replay-load.log 2>record-replay-load.log
+# Each replay is captured too: its requests' service times at the same place
+# the trace's were taken. Three timings: the trace's schedule (the default,
+# open loop); the trace's own in-flight counts with no schedule (load: the
+# device sees the queue depths the database kept, whatever the replay's
+# pace); both at once (bounded: on the schedule, but an I/O waits while the
+# trace's count at it is in flight, as the database's threads would have)
+for timing in trace load bounded; do
+	# shellcheck disable=SC2086 # $RARGS is a list of options
+	"$APPIO" trace record --device "${DEV#/dev/}" -o "replayed-$timing.trace" -- \
+		"$APPIO" run replay --trace mariadb.trace --target "$DEV" --force --timing "$timing" $RARGS \
+		--json "replay-$timing.json" >"replay-$timing.log" 2>"record-replay-$timing.log"
+done
 
 # recorded service times per class: p50 and p99 in ns (nearest rank)
 pct() {  # OP P [TRACE]: the P-th percentile of complete - issue over records of op OP (R, W, F)
@@ -121,34 +126,39 @@ pct() {  # OP P [TRACE]: the P-th percentile of complete - issue over records of
 ops() { awk -v op="$1" 'NF == 9 && $1 ~ /^[0-9]+$/ && $3 == op { n++ } END { print n + 0 }' mariadb.trace; }
 bytes() { awk -v op="$1" 'NF == 9 && $1 ~ /^[0-9]+$/ && $3 == op { n += $7 } END { printf "%d\n", n }' mariadb.trace; }
 pf() { awk 'NF == 9 && $1 ~ /^[0-9]+$/ && $3 == "W" && $4 ~ /[PU]/ { n += ($4 ~ /P/) + ($4 ~ /U/) } END { print n + 0 }' mariadb.trace; }
-rj() { jq -r "$1" replay.json; }
+rj() { jq -r "$1" "replay-${2:-trace}.json"; }
 us() { awk -v x="$1" 'BEGIN { print x / 1000 }'; }
 diffpct() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == 0) print "-"; else printf "%+.1f %%\n", (b - a) * 100 / a }'; }
 
-printf '\n%-22s %14s %14s %10s\n' "figure" "trace" "replay" "diff"
-printf '%-22s %14s %14s %10s\n' "per-second IOPS" "$(rj '.info."replay.trace_iops_mean"')/s mean" "" \
-	"$(rj '.info."replay.iops_mae_pct"') %"
+printf '\n%-22s %14s %14s %10s %10s\n' "figure" "trace" "replay" "diff" "bounded"
+printf '%-22s %14s %14s %10s %10s\n' "per-second IOPS" "$(rj '.info."replay.trace_iops_mean"')/s mean" "" \
+	"$(rj '.info."replay.iops_mae_pct"') %" "$(rj '.info."replay.iops_mae_pct"' bounded) %"
 for c in R:read W:write; do
 	op=${c%%:*} cls=${c#*:}
 	printf '%-22s %14s %14s\n' "$cls ops" "$(ops "$op")" "$(rj ".points[0].classes.$cls.ops // 0")"
 	printf '%-22s %14s %14s\n' "$cls bytes" "$(bytes "$op")" "$(rj ".points[0].classes.$cls.bytes // 0")"
 done
 printf '%-22s %14s %14s\n' "flush ops (F + P/U)" "$(( $(ops F) + $(pf) ))" "$(rj '.points[0].classes.flush.ops // 0')"
-printf '\n%-22s %14s %14s %10s %14s %10s %14s %10s\n' "service time" "trace" "replay, kernel" "diff" \
-	"load, kernel" "diff" "replayer" "diff"
+printf '\n%-14s %11s' "service time" "trace"
+for h in "trace, kernel" "load, kernel" "bounded, kernel" "replayer"; do printf ' %16s %8s' "$h" "diff"; done
+echo
 for c in R:read W:write F:flush; do
 	op=${c%%:*} cls=${c#*:}
 	for p in 50 99; do
 		t=$(pct "$op" "0.$p")
-		k=$(pct "$op" "0.$p" replayed.trace)
-		l=$(pct "$op" "0.$p" replayed-load.trace)
+		printf '%-14s %8.1f us' "$cls p$p" "$(us "$t")"
+		for timing in trace load bounded; do
+			k=$(pct "$op" "0.$p" "replayed-$timing.trace")
+			printf ' %13.1f us %8s' "$(us "$k")" "$(diffpct "$t" "$k")"
+		done
 		r=$(rj ".points[0].classes.$cls.lat_ns.p$p // 0")
-		printf '%-22s %11.1f us %11.1f us %10s %11.1f us %10s %11.1f us %10s\n' "$cls p$p" "$(us "$t")" \
-			"$(us "$k")" "$(diffpct "$t" "$k")" "$(us "$l")" "$(diffpct "$t" "$l")" "$(us "$r")" "$(diffpct "$t" "$r")"
+		printf ' %13.1f us %8s\n' "$(us "$r")" "$(diffpct "$t" "$r")"
 	done
 done
 echo
 grep -E '^(duration|I/Os|ops):' trace-info.txt
-grep -E '^replay:' replay.log || true
+for timing in trace load bounded; do
+	grep -E '^replay:' "replay-$timing.log" | sed "s/^replay:/replay ($timing):/" || true
+done
 grep -E '^  duration' replay-load.log | sed 's/^  /load replay: /' || true
-grep -E 'capture:' record-replay.log || true
+grep -E 'capture:' record-replay-trace.log || true

@@ -3,7 +3,7 @@
 # lasts the trace), the counts per op are exact (FUA and preflush writes add
 # their flushes), the trace is read ahead of the schedule (no feed waits),
 # --speed, --loops, --timing afap, --ops, --map, --threads over the trace's
-# devices, --device-map, --timing load, a malformed trace exits 2 naming file
+# devices, --device-map, --timing load and bounded, a malformed trace exits 2 naming file
 # and line (also when the trace turns bad during the replay), Ctrl-C keeps a
 # partial result, and on a file flushes and discards really happen.
 . tests/e2e/lib.sh
@@ -95,6 +95,15 @@ jq_check "  same counts, the trace's own depth (3) as the cap, no lag samples" l
 	'.points[0] | .qd == 3 and .classes.total.ops == 2200 and .classes.lag.ops == 0'
 grep -q "^replay: as fast as possible (no schedule to keep) at the trace's in-flight counts" "$T/stdout" &&
 	ok "  says what it kept" || not_ok "  says what it kept: $(grep replay: "$T/stdout")"
+expect_exit 0 "--timing bounded: the schedule and the trace's in-flight counts" -- \
+	"$APPIO" run replay --target f2.dat --size 16M --trace c.trace --timing bounded --json bd.json
+jq_check "  same counts over the trace's second, lag samples, the trace's own depth (3) as the cap" bd.json \
+	'(.info."replay.mode" | startswith("bounded")) and (.points[0] | .qd == 3 and
+	 .classes.total.ops == 2200 and .classes.lag.ops == 2200 and .time_s >= 0.9995 and .time_s < 1.5)'
+expect_exit 2 "--timing bounded on a trace without in-flight counts or completions exits 2" -- \
+	run --trace a.trace --timing bounded
+grep -q -- "--timing bounded: 'a.trace' tells neither" "$T/stderr" &&
+	ok "  saying why" || not_ok "  saying why: $(cat "$T/stderr")"
 expect_exit 0 "--timing trace without --qd: four times the trace's depth as the cap" -- \
 	run --trace c.trace --speed 8 --json ct.json
 jq_check "  12 for a trace of depth 3" ct.json '.points[0].qd == 12 and .info."replay.trace_qd" == "12"'

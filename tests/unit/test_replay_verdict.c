@@ -2,8 +2,9 @@
  * test_replay_verdict.c - the replay's verdict from per-second counts: kept
  * up, the 1 % threshold, a lone late second as a stall, two late seconds in
  * a row as falling behind and catching up, late seconds to the end as not
- * keeping up, the in-flight cap and a slow feeder named, and no schedule to
- * judge without --timing trace.
+ * keeping up, the in-flight cap and a slow feeder named, the trace's
+ * in-flight counts named under --timing bounded, and no schedule to judge
+ * with --timing afap or load.
  */
 #include <string.h>
 
@@ -91,6 +92,19 @@ static void test_could_not_keep_up(void)
 	EXPECT(REPLAY_TRACE, "could not keep up from second 7 (the in-flight cap was reached: --qd 16)");
 }
 
+/* --timing bounded keeps the schedule: judged as trace, its own waits named */
+static void test_bounded(void)
+{
+	reset();
+	EXPECT(REPLAY_BOUNDED, "kept up");
+	late[2] = late[3] = 500;
+	EXPECT(REPLAY_BOUNDED, "fell behind 1 time(s), the first for 2 s from second 2 (held to the "
+	       "trace's in-flight counts: slower than the traced drive), and caught up");
+	late[6] = late[7] = 500;
+	capped[7] = 1;                  /* the cap, when reached, is still what is named */
+	EXPECT(REPLAY_BOUNDED, "could not keep up from second 6 (the in-flight cap was reached: --qd 16)");
+}
+
 static void test_no_schedule(void)
 {
 	reset();
@@ -105,6 +119,7 @@ int main(void)
 	RUN(test_stalls);
 	RUN(test_fell_behind);
 	RUN(test_could_not_keep_up);
+	RUN(test_bounded);
 	RUN(test_no_schedule);
 	return check_done();
 }
