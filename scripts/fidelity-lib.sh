@@ -21,9 +21,15 @@ MARIA_VARS="'Innodb_pages_read','Innodb_pages_written','Innodb_lsn_current','Inn
 counters() {
 	case $1 in
 	mariadb)
-		mariadb --no-defaults --socket="$SRV/mysqld.sock" -uroot -N -B -e \
+		{ mariadb --no-defaults --socket="$SRV/mysqld.sock" -uroot -N -B -e \
 			"SHOW GLOBAL STATUS WHERE Variable_name IN ($MARIA_VARS)" |
-			jq -R -s 'split("\n") | map(select(length > 0) | split("\t") | {(.[0]): (.[1] | tonumber)}) | add' ;;
+			jq -R -s 'split("\n") | map(select(length > 0) | split("\t") | {(.[0]): (.[1] | tonumber)}) | add'
+		# and InnoDB's own counters (INNODB_METRICS, all enabled at the start),
+		# as m_NAME: page splits, merges, reorganisations, undo and purge work
+		# beside the redo they log; references made before have none
+		mariadb --no-defaults --socket="$SRV/mysqld.sock" -uroot -N -B -e \
+			"SELECT NAME, COUNT FROM information_schema.INNODB_METRICS WHERE ENABLED = 1" |
+			jq -R -s 'split("\n") | map(select(length > 0) | split("\t") | {("m_" + .[0]): (.[1] | tonumber)}) | add // {}'; } | jq -c -s add ;;
 	postgres)
 		psql -X -h "$SRV" -p "$(cat "$SRV/port")" -U appio appio -tA -c "SELECT row_to_json(s) FROM (SELECT
 			(SELECT coalesce(sum(heap_blks_read), 0) FROM pg_statio_user_tables) AS heap_blks_read,
@@ -51,7 +57,7 @@ start() {
 	local set=()
 	case $1 in
 	mariadb) set=(innodb_buffer_pool_size="$2" innodb_log_file_size="$3"
-		      innodb_flush_log_at_trx_commit="$4") ;;
+		      innodb_flush_log_at_trx_commit="$4" innodb_monitor_enable=all) ;;
 	postgres) set=(shared_buffers="${2}B" max_wal_size="${3}B"
 		       synchronous_commit="$([ "$4" = 1 ] && echo on || echo off)")
 		# min_wal_size (80MB) may not exceed max_wal_size

@@ -150,6 +150,7 @@ real() {
 	local pts=$DIR/real-points.jsonl srvcfg
 	srvcfg=$(settings "$kind")
 	: >"$pts"
+	: >"$DIR/real-warm.jsonl.tmp"   # an interrupted run may have left one behind
 	log "$name: warm-up, $((WARMUP_POINTS * TIME)) s of oltp_read_write at $WARMUP_THREADS threads"
 	one_run "$kind" "$conn" oltp_read_write "$WARMUP_THREADS" $((WARMUP_POINTS * TIME)) "$DIR/real-warm.jsonl.tmp" ||
 		die "$name: the warm-up failed"
