@@ -544,6 +544,12 @@ int dbm_page(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned flags
 		} else {
 			dbm_pool_touch(&db->pool, fi, now_ms());
 		}
+		/* PostgreSQL logs a page it initialises (the first tuple of a new
+		   heap page, XLOG_HEAP_INIT_PAGE; a B-tree split's new right page)
+		   with REGBUF_WILL_INIT: redo rebuilds it from the record, so its
+		   first change after a checkpoint carries no full-page image */
+		if (redo && (flags & DBM_CREATE) && db->page_epoch)
+			db->page_epoch[page] = atomic_load(&db->epoch);
 		if (redo)
 			modify(w, db, fi, redo);
 		else if (db->page_hint && db->page_hint[page])
