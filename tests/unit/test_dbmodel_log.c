@@ -311,6 +311,39 @@ static void pg_small_wal(void)
 }
 
 /*
+ * PostgreSQL full_page_writes: the first change of a page after a
+ * checkpoint's redo point logs a full-page image, unless the change
+ * initialises the page (a new heap page's first tuple, XLOG_HEAP_INIT_PAGE;
+ * a split's new page): redo rebuilds that page from the record alone.
+ */
+static void pg_new_page_no_fpi(void)
+{
+	struct harness *h = calloc(1, sizeof(*h));
+
+	CHECK(harness_model(h, DBM_POSTGRES, 32 << 20, 1) == 0, "harness");
+	struct dbm *db = &h->db;
+	struct emu_worker *w = &h->w[0].pub;
+	CHECK(dbm_page(w, db, 3, DBM_CREATE, 100) == 0, "a new page's first tuple");
+	CHECK(sum(h, DBM_C_FPI_BYTES) == 0, "no full-page image for it: %llu bytes",
+	      (unsigned long long)sum(h, DBM_C_FPI_BYTES));
+	CHECK(dbm_page(w, db, 3, 0, 100) == 0 && sum(h, DBM_C_FPI_BYTES) == 0,
+	      "its next change in the same checkpoint cycle: none either");
+	CHECK(dbm_page(w, db, 4, 0, 100) == 0, "a change of an existing page");
+	uint64_t fpi = sum(h, DBM_C_FPI_BYTES);
+	CHECK(fpi > 0 && fpi < db->page_size, "that one logs an image: %llu bytes", (unsigned long long)fpi);
+	atomic_fetch_add(&db->epoch, 1);        /* a checkpoint's redo point */
+	CHECK(dbm_page(w, db, 3, 0, 100) == 0 && sum(h, DBM_C_FPI_BYTES) == 2 * fpi,
+	      "the new page's first change after the checkpoint does (%llu bytes)",
+	      (unsigned long long)sum(h, DBM_C_FPI_BYTES));
+	CHECK(dbm_page(w, db, 5, DBM_CREATE, 100) == 0 && sum(h, DBM_C_FPI_BYTES) == 2 * fpi,
+	      "another new page after the checkpoint: none");
+	CHECK(sum(h, DBM_C_LOG_BYTES) == 5 * 100 + 2 * fpi, "WAL: the records and two images (%llu bytes)",
+	      (unsigned long long)sum(h, DBM_C_LOG_BYTES));
+	harness_release(h);
+	free(h);
+}
+
+/*
  * InnoDB's purge runs 0.3 s behind the commits (MariaDB's history list):
  * a transaction's purge work waits in the history until then, then is done.
  */
@@ -424,6 +457,7 @@ int main(void)
 	RUN(log_space_stall);
 	RUN(data_fsyncs_per_space);
 	RUN(pg_small_wal);
+	RUN(pg_new_page_no_fpi);
 	RUN(purge_delay);
 	RUN(lock_table);
 	RUN(lock_deadlock);
