@@ -83,9 +83,10 @@ int dbm_config(struct dbm *db, const struct dbm_opts *o, char *err, size_t errle
 			 "or -1 for the default)", o->cpu_per_stmt);
 		return -EINVAL;
 	}
-	/* calibrated against MariaDB 10.11 and PostgreSQL 15 on 2 cores (docs/oltp-tpcc.md):
-	   a PostgreSQL backend is a process, its switches cost more */
-	db->cpu_ns = o->cpu_per_stmt < 0 ? (innodb ? 28000 : 36000) : (uint64_t)(o->cpu_per_stmt * 1000);
+	/* calibrated against MariaDB 10.11 and PostgreSQL 15 on 2 cores, quiet, on the
+	   matrix's calibrate lines with the data in the pool (m-fit, p-fit: 16 threads,
+	   CPU-bound; docs/oltp-tpcc.md, Calibrating) */
+	db->cpu_ns = o->cpu_per_stmt < 0 ? (innodb ? 58000 : 59000) : (uint64_t)(o->cpu_per_stmt * 1000);
 	if (!(o->client_rtt >= 0 && o->client_rtt <= 1e6)) {
 		snprintf(err, errlen, "--client-rtt: %g is out of range (0 to 1000000 microseconds)",
 			 o->client_rtt);
