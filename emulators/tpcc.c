@@ -518,7 +518,8 @@ static int new_order(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 /* sysbench-tpcc's Payment customer: by last name, a count and the ids through
    the name index (which holds the primary key: no row read), then the middle
    one; SELECT ... FOR UPDATE, then the UPDATE of the same row. */
-static int customer_sb(struct emu_worker *w, struct tpcc_run *r, uint64_t dr, uint32_t redo)
+static int customer_sb(struct emu_worker *w, struct tpcc_run *r, uint64_t dr, uint32_t redo,
+		       uint64_t *paid)
 {
 	uint64_t c = tpcc_nurand(&w->rng, 1023, 1, 3000, C(w)->c_id) - 1;
 	int rc = 0;
@@ -535,14 +536,17 @@ static int customer_sb(struct emu_worker *w, struct tpcc_run *r, uint64_t dr, ui
 		rc = stmt(w, r, T_CUSTOMER, dr * 3000 + c, 0, false);
 	if (!rc && redo > r->cost->upd)     /* bad credit: c_data read before it is rewritten */
 		rc = stmt(w, r, T_CUSTOMER, dr * 3000 + c, 0, false);
+	*paid = c;
 	return rc ? rc : stmt(w, r, T_CUSTOMER, dr * 3000 + c, redo, false);
 }
 
-/* A customer of district @dr: 60% by last name (all ~3 matches read), else by id. */
-static int customer(struct emu_worker *w, struct tpcc_run *r, uint64_t dr, uint32_t redo)
+/* A customer of district @dr: 60% by last name (all ~3 matches read), else by
+   id; the one changed (or read) in @paid, its number in the district. */
+static int customer(struct emu_worker *w, struct tpcc_run *r, uint64_t dr, uint32_t redo,
+		    uint64_t *paid)
 {
 	if (redo && r->mix == TPCC_MIX_SYSBENCH)
-		return customer_sb(w, r, dr, redo);
+		return customer_sb(w, r, dr, redo, paid);
 	if (tpcc_random(&w->rng, 1, 100) <= 60) {
 		if (r->mix == TPCC_MIX_SYSBENCH) {      /* its count(c_id) first */
 			dbm_stmt(w, &r->db);
@@ -551,13 +555,16 @@ static int customer(struct emu_worker *w, struct tpcc_run *r, uint64_t dr, uint3
 		uint64_t last = tpcc_nurand(&w->rng, 255, 0, 999, C(w)->c_last);
 		int rc = stmt(w, r, T_CUST_LAST, dr * 3000 + last * 3, 0, false);
 		rows_cpu(w, r, TPCC_NAME_ROWS);
-		for (unsigned i = 0; i < 3 && !rc; i++)
-			rc = row(w, r, T_CUSTOMER, dr * 3000 + (i ? tpcc_random(&w->rng, 0, 2999) : last),
-				 i == 1 ? redo : 0, false);
+		for (unsigned i = 0; i < 3 && !rc; i++) {
+			uint64_t c = i ? tpcc_random(&w->rng, 0, 2999) : last;
+			if (i == 1)
+				*paid = c;
+			rc = row(w, r, T_CUSTOMER, dr * 3000 + c, i == 1 ? redo : 0, false);
+		}
 		return rc;
 	}
-	return stmt(w, r, T_CUSTOMER, dr * 3000 + tpcc_nurand(&w->rng, 1023, 1, 3000, C(w)->c_id) - 1,
-		    redo, false);
+	*paid = tpcc_nurand(&w->rng, 1023, 1, 3000, C(w)->c_id) - 1;
+	return stmt(w, r, T_CUSTOMER, dr * 3000 + *paid, redo, false);
 }
 
 static int payment(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
@@ -579,13 +586,17 @@ static int payment(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 		rc = stmt(w, r, T_DISTRICT, dist_rank(wh, d), r->cost->upd, false);
 	if (!rc && sb)
 		rc = stmt(w, r, T_DISTRICT, dist_rank(wh, d), 0, false);
+	uint64_t c = 0;
 	if (!rc)         /* 10% bad credit: c_data (500 bytes) rewritten */
-		rc = customer(w, r, cd, tpcc_random(&w->rng, 1, 10) == 1 ? r->cost->upd + 500 : r->cost->upd);
+		rc = customer(w, r, cd, tpcc_random(&w->rng, 1, 10) == 1 ? r->cost->upd + 500 : r->cost->upd,
+			      &c);
 	if (!rc)
 		rc = stmt(w, r, T_HISTORY, atomic_fetch_add(&r->hist, 1) + rows_of(r, T_DISTRICT) * 3000,
 			  r->cost->ins, true);
-	if (!rc && sb)          /* its (h_c_w_id, h_c_d_id, h_c_id) entry */
-		rc = sec_insert(w, r, T_HIST_CUST, cd * 3000 + tpcc_random(&w->rng, 0, 2999));
+	/* its (h_c_w_id, h_c_d_id, h_c_id) entry, under the customer just paid
+	   (tpcc_run.lua's payment() inserts h_c_id = c_id): the hot customers' leaves */
+	if (!rc && sb)
+		rc = sec_insert(w, r, T_HIST_CUST, cd * 3000 + c);
 	return rc;
 }
 
@@ -594,7 +605,8 @@ static int order_status(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 	uint64_t dr = dist_rank(wh, tpcc_random(&w->rng, 0, 9));
 	uint64_t next = atomic_load(&r->d[dr].next_o_id);
 	uint64_t o_id = next - 1 - tpcc_random(&w->rng, 0, 2999 < next - 2 ? 2999 : next - 2);
-	int rc = customer(w, r, dr, 0);
+	uint64_t c;
+	int rc = customer(w, r, dr, 0, &c);
 
 	if (!rc)
 		rc = stmt(w, r, T_ORDER_CUST, dr * r->cap + tpcc_random(&w->rng, 0, r->cap - 1), 0, false);
