@@ -60,7 +60,7 @@
 #define MAX_DISCARD (1ULL << 30)        /* discards are split into pieces this large */
 #define MAX_BUFFERS (256ULL << 20)      /* bytes of I/O buffers a worker may hold */
 #define PREFILL_NS  1000000000ULL       /* worker_init waits this long at most for a full ring */
-#define REPLAY_CAP_HEADROOM 4           /* --timing trace: the default cap over the trace's maximum */
+#define REPLAY_CAP_HEADROOM 4           /* --timing trace, bounded: the default cap over the trace's maximum */
 
 struct replay_worker {
 	struct replay_feed feed;
@@ -370,7 +370,7 @@ static int setup(struct emu_run *run, char *err, size_t errlen)
 	 * its first second and its service times grew with the queue it built.
 	 */
 	uint64_t qd = sc.max_dev_inflight_sum ? sc.max_dev_inflight_sum : 64;
-	if (o->timing == REPLAY_TRACE)
+	if (replay_scheduled(o->timing))
 		qd *= REPLAY_CAP_HEADROOM;
 	uint64_t most = MAX_BUFFERS / run->max_io;
 	rr->qd = (unsigned)(qd < most ? qd : most ? most : 1);

@@ -97,8 +97,8 @@ grep -q "^replay: as fast as possible (no schedule to keep) at the trace's in-fl
 	ok "  says what it kept" || not_ok "  says what it kept: $(grep replay: "$T/stdout")"
 expect_exit 0 "--timing bounded: the schedule and the trace's in-flight counts" -- \
 	"$APPIO" run replay --target f2.dat --size 16M --trace c.trace --timing bounded --json bd.json
-jq_check "  same counts over the trace's second, lag samples, the trace's own depth (3) as the cap" bd.json \
-	'(.info."replay.mode" | startswith("bounded")) and (.points[0] | .qd == 3 and
+jq_check "  same counts over the trace's second, lag samples, four times the trace's depth as the cap" bd.json \
+	'(.info."replay.mode" | startswith("bounded")) and (.points[0] | .qd == 12 and
 	 .classes.total.ops == 2200 and .classes.lag.ops == 2200 and .time_s >= 0.9995 and .time_s < 1.5)'
 expect_exit 2 "--timing bounded on a trace without in-flight counts or completions exits 2" -- \
 	run --trace a.trace --timing bounded
