@@ -212,7 +212,7 @@ static int cpu_costs(struct tpcc_run *r, const struct tpcc_opts *o, char *err, s
 		row_us = c.cpu_per_row_us;
 		snprintf(r->cpu_how, sizeof(r->cpu_how), "calibrated from a TPC-C result");
 	} else if (o->db.cpu_per_stmt < 0 && !o->db.calibrate_from) {
-		r->db.cpu_ns = (uint64_t)(tpcc_cpu[r->db.model].stmt_us * 1000);
+		r->db.cpu_ns = (uint64_t)(tpcc_cpu[r->db.model].stmt_us * 1000 * r->db.cpu_scale);
 		snprintf(r->cpu_how, sizeof(r->cpu_how), "TPC-C's %s default",
 			 dbm_model_names[r->db.model]);
 	} else {
@@ -220,7 +220,7 @@ static int cpu_costs(struct tpcc_run *r, const struct tpcc_opts *o, char *err, s
 	}
 	if (row_us < 0)
 		row_us = tpcc_cpu[r->db.model].row_us;
-	r->row_ns = (uint64_t)(row_us * 1000);
+	r->row_ns = (uint64_t)(row_us * 1000 * r->db.cpu_scale);
 	return 0;
 }
 

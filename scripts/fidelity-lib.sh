@@ -123,6 +123,28 @@ function within(f, r, e) {
 	return (e - r <= 0.25 * r && r - e <= 0.25 * r) || (e - r <= floor_of(f) && r - e <= floor_of(f))
 }'
 
+# cpu_scale KIND: the emulator's --cpu-scale for this session. The model's
+# CPU costs were fitted when KIND's first calibrate line, at its point with
+# the most threads, took CPU_REF[KIND] us a transaction (the caller's table:
+# MariaDB's own process, which other work on the machine does not inflate;
+# PostgreSQL's backends come and go, so the whole machine's, which needs a
+# quiet machine). This host's speed drifts by a third from hour to hour
+# (docs/oltp-tpcc.md), and the emulator's CPU is counted in time, not work:
+# the same line's figure in REF scales the costs to the hour REF was
+# measured in. CPU_SCALE=F overrides; 1 with no calibrate line or CPU_REF.
+cpu_scale() {
+	local name
+	[ -n "${CPU_SCALE:-}" ] && { echo "$CPU_SCALE"; return; }
+	name=$(awk -v k="$1" '$2 == k && $NF == "calibrate" { print $1; exit }' "$DIR/configs.txt")
+	if [ -z "$name" ] || [ -z "${CPU_REF[$1]:-}" ] || [ ! -s "$REF/$name.json" ]; then
+		echo 1
+		return
+	fi
+	jq -r --arg k "$1" --argjson ref "${CPU_REF[$1]}" '.points | max_by(.threads) |
+		(if $k == "mariadb" then .srv else .cpu end) * 1e4 / .txns / $ref |
+		if . > 0 then (. * 1000 | round / 1000) else 1 end' "$REF/$name.json"
+}
+
 # report: the tables, the summary and the ranking, from the cells file $1
 report() {
 	local cells=$1 kind

@@ -54,6 +54,11 @@ WARMUP_POINTS=${WARMUP_POINTS:-2}
 WARMUP_THREADS=8
 MATRIX=$ROOT/scripts/fidelity-oltp.matrix
 ONLY= REPLAY=0 EMU_FROM= CHECK=0 WRITE_BASE=0 KINDS=()
+# The server CPU a transaction (us) at each engine's first calibrate line
+# when the model's CPU defaults were fitted (cpu_scale in fidelity-lib.sh):
+# m-fit at 16 threads, MariaDB's own; p-fit at 16, the whole machine's (2
+# December 2026, quiet).
+declare -A CPU_REF=([mariadb]=1345 [postgres]=1783)
 
 die() { echo "fidelity-oltp: $*" >&2; exit 2; }
 log() { echo "fidelity-oltp: $*" >&2; }
@@ -189,15 +194,16 @@ emulated() {
 	# fsync of the measured run does not write back the layout
 	"$APPIO" run 128k-seqread --target "$DIR/emu.dat" --size "${mb}M" --time 1 >/dev/null
 	sync
-	log "$name: emulator"
+	log "$name: emulator (--cpu-scale $(cpu_scale "$kind"))"
 	# shellcheck disable=SC2086
 	"$APPIO" run oltp --target "$DIR/emu.dat" --size "${mb}M" --engine-model $model --buffer-pool "$pool" \
 		--log-size "$redo" --mode "$mode" "${extra[@]}" --tables "$tables" --table-size "$rows" \
-		--threads "$warm$threads" --warmup-points "$WARMUP_POINTS" --time "$TIME" ${EMU_ARGS:-} \
+		--threads "$warm$threads" --warmup-points "$WARMUP_POINTS" --time "$TIME" \
+		--cpu-scale "$(cpu_scale "$kind")" ${EMU_ARGS:-} \
 		--json "$DIR/emu.json" >/dev/null
 	# cum: the counters from the run's start (warm-up included) to the point's end
 	jq -c --argjson wp "$WARMUP_POINTS" '.points as $all | range($wp; $all | length) as $i |
-		$all[$i] | {threads, tps: .classes.txn.ops_per_s,
+		$all[$i] | {threads, tps: .classes.txn.ops_per_s, cpu_s,
 		mean: .classes.txn.lat_ns.mean, p99: .classes.txn.lat_ns.p99, max: .classes.txn.lat_ns.max,
 		c: .counters, cum: ([$all[0:$i + 1][].counters] | reduce .[] as $c ({};
 			reduce ($c | keys[]) as $k (.; .[$k] += $c[$k])))}' "$DIR/emu.json" >"$EMU_DIR/$name.jsonl"

@@ -51,6 +51,8 @@ struct dbm_opts {
 	bool synchronous_commit;        /* postgres */
 	bool doublewrite;               /* innodb */
 	double cpu_per_stmt;            /* microseconds of CPU per statement */
+	double cpu_per_read;            /* microseconds of CPU per page read; -1: the model's */
+	double cpu_scale;               /* multiplies the statements' (and rows') CPU */
 	double client_rtt;              /* microseconds waited per statement */
 	uint64_t io_capacity, io_capacity_max;  /* innodb page cleaner rates */
 	uint64_t checkpoint_timeout;    /* postgres, seconds */
@@ -82,6 +84,12 @@ extern const char *const dbm_model_names[];
 	{ "cpu-per-stmt", OPT_DOUBLE, DBM_OPT(base, cpu_per_stmt), "-1", \
 	  "microseconds of real CPU per SQL statement, the server's own work " \
 	  "(-1: calibrated default: oltp 58 innodb, 59 postgres; tpcc its own; 0: pure storage)" }, \
+	{ "cpu-scale", OPT_DOUBLE, DBM_OPT(base, cpu_scale), "1", \
+	  "multiply the statements' CPU (--cpu-per-stmt, tpcc's --cpu-per-row, given or default) " \
+	  "by this: for a host whose CPU is slower (> 1) or faster (< 1) than the calibration's" }, \
+	{ "cpu-per-read", OPT_DOUBLE, DBM_OPT(base, cpu_per_read), "-1", \
+	  "microseconds of real CPU per page read into the pool, beyond the read itself, on the " \
+	  "reading thread (-1: calibrated default: 108 innodb, 0 postgres)" }, \
 	{ "client-rtt", OPT_DOUBLE, DBM_OPT(base, client_rtt), "50", \
 	  "microseconds per statement waited, not computed: the client's turn and the round trip (0: none)" }, \
 	{ "io-capacity", OPT_UINT, DBM_OPT(base, io_capacity), "200", \
@@ -167,6 +175,8 @@ struct dbm {
 	bool doublewrite;
 	bool flush_neighbors;           /* innodb_flush_neighbors = 1 on rotational storage */
 	uint64_t cpu_ns, rtt_ns;
+	uint64_t read_cpu_ns;           /* --cpu-per-read */
+	double cpu_scale;               /* --cpu-scale, already applied to cpu_ns */
 	char calib[512];                /* how --calibrate-from set them ("" when it did not) */
 	uint64_t io_capacity, io_capacity_max;
 	int fd;

@@ -72,6 +72,21 @@ jq_check "read_only: no redo, no purge, no split" ro.json \
 expect_exit 2 "--cpu-per-stmt -2 is refused (-1 is the default)" -- "$APPIO" run oltp --target f.dat --cpu-per-stmt -2
 one_line_error "--cpu-per-stmt: one line"
 expect_exit 2 "--client-rtt -1 is refused" -- "$APPIO" run oltp --target f.dat --client-rtt -1
+expect_exit 2 "--cpu-per-read -2 is refused" -- "$APPIO" run oltp --target f.dat --cpu-per-read -2
+one_line_error "--cpu-per-read: one line"
+expect_exit 2 "--cpu-scale 0 is refused" -- "$APPIO" run oltp --target f.dat --cpu-scale 0
+one_line_error "--cpu-scale: one line"
+expect_exit 2 "--cpu-scale with --calibrate-from is refused" -- \
+	"$APPIO" run oltp --target f.dat --cpu-scale 2 --calibrate-from rw.json
+grep -q -- '--calibrate-from' "$T/stderr" && ok "the message names --calibrate-from" ||
+	not_ok "the message names --calibrate-from"
+# 250 us a statement x 4 = 1 ms of CPU, no client wait: one thread runs at most 1,000 point selects a second
+check "--cpu-scale 4 multiplies --cpu-per-stmt" run --mode point_select --cpu-per-stmt 250 --cpu-scale 4 \
+	--client-rtt 0 --threads 1 --time 2 --json scale.json
+jq_check "... said in the result (1000 us a statement, scale 4)" scale.json \
+	'.info["oltp.cpu_per_stmt_us"] == "1000" and .info["oltp.cpu_scale"] == "4"'
+jq_check "... and spent: <= 1,000 TPS, mean >= 1 ms" scale.json \
+	'.points[0].classes.txn | .ops_per_s <= 1000 and .lat_ns.mean >= 1000000'
 one_line_error "--client-rtt: one line"
 check "--client-rtt 2000: statements wait for the client" run --mode point_select --cpu-per-stmt 0 \
 	--client-rtt 2000 --threads 1 --time 2 --json rtt.json
@@ -95,6 +110,11 @@ jq_check "page reads on misses" bigger.json \
 	'.points[0] | .counters.bp_reads > 2 * .counters.txns and .classes.page_read.ops > 0'
 jq_check "reads are whole 16 KiB pages" bigger.json '.points[0].classes.page_read.sizes == {"16384": .points[0].classes.page_read.ops}'
 jq_check "dirty pages written to make room" bigger.json '.points[0].counters.pages_written > 0'
+check "--cpu-per-read 2000: a page read costs the reader 2 ms of CPU" run --buffer-pool 2M --mode point_select \
+	--cpu-per-stmt 0 --client-rtt 0 --cpu-per-read 2000 --threads 1 --time 2 --json rd.json
+jq_check "... each transaction takes 2 ms a read or more" rd.json \
+	'.points[0] | .counters.bp_reads > 0 and .classes.txn.lat_ns.mean * .counters.txns >= 2000000 * .counters.bp_reads'
+jq_check "... the default (108 us innodb) said in the result" bigger.json '.info["oltp.cpu_per_read_us"] == "108"'
 
 # flush at commit 0: the log is flushed about once a second, not per commit
 check "--flush-log-at-commit 0" run --flush-log-at-commit 0 --threads 2 --time 3 --json f0.json

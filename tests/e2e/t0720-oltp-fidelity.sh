@@ -78,6 +78,25 @@ BASELINE=$T/base.tsv REF=$T/ref "$F" --matrix "$T/x.matrix" --emu-from "$T/emu2"
 	ok "--write-baseline keeps the held-out cells within target" ||
 	{ not_ok "--write-baseline keeps the held-out cells within target"; sed 's/^/    /' "$T/base.tsv"; }
 
+# --- the session's CPU scale: the calibrate line's server CPU a transaction over CPU_REF ---
+mkdir -p "$T/cs/ref"
+printf 'a mariadb 1 1000 32M 32M read_write 2,16 1 heldout\nc mariadb 1 1000 32M 32M read_write 2,16 1 calibrate\n' \
+	>"$T/cs/configs.txt"
+# at 16 threads: MariaDB's own 300 jiffies over 1,000 transactions = 3,000 us, the machine's 4,000
+echo '{"points": [{"threads": 2, "txns": 100, "srv": 100, "cpu": 100}, {"threads": 16, "txns": 1000, "srv": 300, "cpu": 400}]}' \
+	>"$T/cs/ref/c.json"
+scale() { (. scripts/fidelity-lib.sh; DIR=$T/cs REF=$T/cs/ref; declare -A CPU_REF=([mariadb]=1500 [postgres]=1000)
+	   cpu_scale "$1"); }
+[ "$(scale mariadb)" = 2 ] && ok "cpu_scale: MariaDB's own CPU at the most threads, 3,000 over 1,500 us" ||
+	not_ok "cpu_scale mariadb: '$(scale mariadb)', want 2"
+[ "$(scale postgres)" = 1 ] && ok "cpu_scale: no calibrate line of the engine, 1" ||
+	not_ok "cpu_scale postgres without a line: '$(scale postgres)', want 1"
+sed -i 's/^c mariadb/c postgres/' "$T/cs/configs.txt"
+[ "$(scale postgres)" = 4 ] && ok "cpu_scale: PostgreSQL by the whole machine's CPU, 4,000 over 1,000 us" ||
+	not_ok "cpu_scale postgres: '$(scale postgres)', want 4"
+[ "$(CPU_SCALE=0.5 scale postgres)" = 0.5 ] && ok "cpu_scale: CPU_SCALE overrides" ||
+	not_ok "cpu_scale: CPU_SCALE=0.5 gave '$(CPU_SCALE=0.5 scale postgres)'"
+
 # --- bad input ---
 printf 'a mariadb 1x10 32M 32M read_write 2 1\n' >"$T/bad.matrix"
 expect_exit 2 "a line of 8 fields is refused" -- "$F" --matrix "$T/bad.matrix" --emu-from "$T/emu2"
