@@ -47,7 +47,7 @@ static int harness_model(struct harness *h, int model, uint64_t log_size, unsign
 	char err[256];
 	struct dbm_opts o = { .model = model, .buffer_pool = 4 << 20, .log_size = log_size,
 			      .flush_log_at_commit = 1, .io_capacity = 200, .io_capacity_max = 2000,
-			      .checkpoint_timeout = 300 };
+			      .checkpoint_timeout = 300, .cpu_scale = 1 };
 
 	memset(h, 0, sizeof(*h));
 	snprintf(h->path, sizeof(h->path), "build/dbm-test-%d.dat", (int)getpid());
@@ -58,8 +58,10 @@ static int harness_model(struct harness *h, int model, uint64_t log_size, unsign
 	h->pt.threads = NW;
 	h->er = (struct emu_run){ .ops = &fake_ops, .target = &h->t, .max_io = 1 << 20 };
 	h->cfg = (struct run_config){ .emu = &fake_ops, .target = &h->t, .engine = &engine_sync };
-	if (dbm_config(&h->db, &o, err, sizeof(err)))
+	if (dbm_config(&h->db, &o, err, sizeof(err))) {
+		fprintf(stderr, "dbm_config: %s\n", err);
 		return -1;
+	}
 	for (unsigned i = 0; i < spaces; i++) {
 		dbm_space(&h->db);
 		dbm_alloc(&h->db, 100);
@@ -129,7 +131,11 @@ static void group_commit(void)
 	pthread_t tid[NW];
 	struct arg a[NW];
 
-	CHECK(harness_init(h, 8 << 20, 0) == 0, "harness");
+	if (harness_init(h, 8 << 20, 0)) {
+		CHECK(0, "harness");
+		free(h);
+		return;
+	}
 	for (unsigned i = 0; i < NW; i++) {
 		a[i] = (struct arg){ h, i, 0 };
 		pthread_create(&tid[i], NULL, committer, &a[i]);
@@ -183,7 +189,11 @@ static void log_space_stall(void)
 	pthread_t tid;
 	struct stall_arg a = { .h = h, .rc = -1 };
 
-	CHECK(harness_init(h, 4 << 20, 0) == 0, "harness");
+	if (harness_init(h, 4 << 20, 0)) {
+		CHECK(0, "harness");
+		free(h);
+		return;
+	}
 	struct dbm *db = &h->db;
 	/* fill the log past the sync point without a checkpoint */
 	pthread_mutex_lock(&db->pool_mx);
@@ -244,7 +254,11 @@ static void data_fsyncs_per_space(void)
 {
 	struct harness *h = calloc(1, sizeof(*h));
 
-	CHECK(harness_init(h, 8 << 20, 3) == 0, "harness");
+	if (harness_init(h, 8 << 20, 3)) {
+		CHECK(0, "harness");
+		free(h);
+		return;
+	}
 	struct dbm *db = &h->db;
 	CHECK(db->nspaces == 4, "three tablespaces and the system one: %u", db->nspaces);
 	CHECK(dbm_space_of(db, 0) == 0 && dbm_space_of(db, 99) == 0 && dbm_space_of(db, 100) == 1 &&
@@ -280,7 +294,11 @@ static void pg_small_wal(void)
 {
 	struct harness *h = calloc(1, sizeof(*h));
 
-	CHECK(harness_model(h, DBM_POSTGRES, 32 << 20, 1) == 0, "harness");
+	if (harness_model(h, DBM_POSTGRES, 32 << 20, 1)) {
+		CHECK(0, "harness");
+		free(h);
+		return;
+	}
 	struct dbm *db = &h->db;
 	struct emu_worker *w = &h->w[0].pub;
 	CHECK(db->ckpt_wal == 16 << 20, "a checkpoint every 16 MiB segment: %llu",
@@ -320,7 +338,11 @@ static void pg_new_page_no_fpi(void)
 {
 	struct harness *h = calloc(1, sizeof(*h));
 
-	CHECK(harness_model(h, DBM_POSTGRES, 32 << 20, 1) == 0, "harness");
+	if (harness_model(h, DBM_POSTGRES, 32 << 20, 1)) {
+		CHECK(0, "harness");
+		free(h);
+		return;
+	}
 	struct dbm *db = &h->db;
 	struct emu_worker *w = &h->w[0].pub;
 	CHECK(dbm_page(w, db, 3, DBM_CREATE, 100) == 0, "a new page's first tuple");
@@ -351,7 +373,11 @@ static void purge_delay(void)
 {
 	struct harness *h = calloc(1, sizeof(*h));
 
-	CHECK(harness_init(h, 8 << 20, 1) == 0, "harness");
+	if (harness_init(h, 8 << 20, 1)) {
+		CHECK(0, "harness");
+		free(h);
+		return;
+	}
 	struct dbm *db = &h->db;
 	struct emu_worker *w = &h->w[0].pub, *bg = &h->w[1].pub;
 	struct dbm_txn t = { 0 };
@@ -380,7 +406,11 @@ static void lock_table(void)
 	uint64_t keys[3000];
 	bool waited;
 
-	CHECK(harness_init(h, 8 << 20, 0) == 0, "harness");
+	if (harness_init(h, 8 << 20, 0)) {
+		CHECK(0, "harness");
+		free(h);
+		return;
+	}
 	struct emu_worker *w = &h->w[0].pub;
 	dbm_locks_init(&l);
 	for (unsigned i = 0; i < 3000; i++) {
@@ -428,7 +458,11 @@ static void lock_deadlock(void)
 	pthread_t tid;
 	bool waited;
 
-	CHECK(harness_init(h, 8 << 20, 0) == 0, "harness");
+	if (harness_init(h, 8 << 20, 0)) {
+		CHECK(0, "harness");
+		free(h);
+		return;
+	}
 	dbm_locks_init(&l);
 	CHECK(dbm_lock(&h->w[0].pub, &l, 1, 0, &waited) == 0, "worker 0 holds A");
 	pthread_create(&tid, NULL, lock_b_then_a, &a);
