@@ -80,9 +80,16 @@ static int harness_model(struct harness *h, int model, uint64_t log_size, unsign
 	return 0;
 }
 
-static int harness_init(struct harness *h, uint64_t log_size, unsigned spaces)
+/* A started harness, or NULL (the case has failed: return) when it will not start. */
+static struct harness *harness_new(int model, uint64_t log_size, unsigned spaces)
 {
-	return harness_model(h, DBM_INNODB, log_size, spaces);
+	struct harness *h = calloc(1, sizeof(*h));
+
+	if (h && harness_model(h, model, log_size, spaces) == 0)
+		return h;
+	CHECK(0, "harness");
+	free(h);
+	return NULL;
 }
 
 static void harness_release(struct harness *h)
@@ -127,15 +134,12 @@ static void *committer(void *p)
 
 static void group_commit(void)
 {
-	struct harness *h = calloc(1, sizeof(*h));
+	struct harness *h = harness_new(DBM_INNODB, 8 << 20, 0);
 	pthread_t tid[NW];
 	struct arg a[NW];
 
-	if (harness_init(h, 8 << 20, 0)) {
-		CHECK(0, "harness");
-		free(h);
+	if (!h)
 		return;
-	}
 	for (unsigned i = 0; i < NW; i++) {
 		a[i] = (struct arg){ h, i, 0 };
 		pthread_create(&tid[i], NULL, committer, &a[i]);
@@ -185,15 +189,12 @@ static char thread_state(pid_t tid)
 
 static void log_space_stall(void)
 {
-	struct harness *h = calloc(1, sizeof(*h));
+	struct harness *h = harness_new(DBM_INNODB, 4 << 20, 0);
 	pthread_t tid;
 	struct stall_arg a = { .h = h, .rc = -1 };
 
-	if (harness_init(h, 4 << 20, 0)) {
-		CHECK(0, "harness");
-		free(h);
+	if (!h)
 		return;
-	}
 	struct dbm *db = &h->db;
 	/* fill the log past the sync point without a checkpoint */
 	pthread_mutex_lock(&db->pool_mx);
@@ -252,13 +253,10 @@ static int cleaner_round(struct harness *h)
 /* A checkpoint fsyncs each tablespace written since its last fsync, once. */
 static void data_fsyncs_per_space(void)
 {
-	struct harness *h = calloc(1, sizeof(*h));
+	struct harness *h = harness_new(DBM_INNODB, 8 << 20, 3);
 
-	if (harness_init(h, 8 << 20, 3)) {
-		CHECK(0, "harness");
-		free(h);
+	if (!h)
 		return;
-	}
 	struct dbm *db = &h->db;
 	CHECK(db->nspaces == 4, "three tablespaces and the system one: %u", db->nspaces);
 	CHECK(dbm_space_of(db, 0) == 0 && dbm_space_of(db, 99) == 0 && dbm_space_of(db, 100) == 1 &&
@@ -292,13 +290,10 @@ static void data_fsyncs_per_space(void)
  */
 static void pg_small_wal(void)
 {
-	struct harness *h = calloc(1, sizeof(*h));
+	struct harness *h = harness_new(DBM_POSTGRES, 32 << 20, 1);
 
-	if (harness_model(h, DBM_POSTGRES, 32 << 20, 1)) {
-		CHECK(0, "harness");
-		free(h);
+	if (!h)
 		return;
-	}
 	struct dbm *db = &h->db;
 	struct emu_worker *w = &h->w[0].pub;
 	CHECK(db->ckpt_wal == 16 << 20, "a checkpoint every 16 MiB segment: %llu",
@@ -336,13 +331,10 @@ static void pg_small_wal(void)
  */
 static void pg_new_page_no_fpi(void)
 {
-	struct harness *h = calloc(1, sizeof(*h));
+	struct harness *h = harness_new(DBM_POSTGRES, 32 << 20, 1);
 
-	if (harness_model(h, DBM_POSTGRES, 32 << 20, 1)) {
-		CHECK(0, "harness");
-		free(h);
+	if (!h)
 		return;
-	}
 	struct dbm *db = &h->db;
 	struct emu_worker *w = &h->w[0].pub;
 	CHECK(dbm_page(w, db, 3, DBM_CREATE, 100) == 0, "a new page's first tuple");
@@ -371,13 +363,10 @@ static void pg_new_page_no_fpi(void)
  */
 static void purge_delay(void)
 {
-	struct harness *h = calloc(1, sizeof(*h));
+	struct harness *h = harness_new(DBM_INNODB, 8 << 20, 1);
 
-	if (harness_init(h, 8 << 20, 1)) {
-		CHECK(0, "harness");
-		free(h);
+	if (!h)
 		return;
-	}
 	struct dbm *db = &h->db;
 	struct emu_worker *w = &h->w[0].pub, *bg = &h->w[1].pub;
 	struct dbm_txn t = { 0 };
@@ -401,16 +390,13 @@ static void purge_delay(void)
 /* Row locks: the table finds every held row after deletions (backward shift). */
 static void lock_table(void)
 {
-	struct harness *h = calloc(1, sizeof(*h));
+	struct harness *h = harness_new(DBM_INNODB, 8 << 20, 0);
 	struct dbm_locks l;
 	uint64_t keys[3000];
 	bool waited;
 
-	if (harness_init(h, 8 << 20, 0)) {
-		CHECK(0, "harness");
-		free(h);
+	if (!h)
 		return;
-	}
 	struct emu_worker *w = &h->w[0].pub;
 	dbm_locks_init(&l);
 	for (unsigned i = 0; i < 3000; i++) {
@@ -452,17 +438,14 @@ static void *lock_b_then_a(void *p)
 /* A waits for B's holder, who then wants A: the second is refused (a deadlock). */
 static void lock_deadlock(void)
 {
-	struct harness *h = calloc(1, sizeof(*h));
+	struct harness *h = harness_new(DBM_INNODB, 8 << 20, 0);
 	struct dbm_locks l;
 	struct lk_arg a = { .h = h, .l = &l, .rc = -1 };
 	pthread_t tid;
 	bool waited;
 
-	if (harness_init(h, 8 << 20, 0)) {
-		CHECK(0, "harness");
-		free(h);
+	if (!h)
 		return;
-	}
 	dbm_locks_init(&l);
 	CHECK(dbm_lock(&h->w[0].pub, &l, 1, 0, &waited) == 0, "worker 0 holds A");
 	pthread_create(&tid, NULL, lock_b_then_a, &a);
