@@ -178,7 +178,7 @@ real() {
 
 # emulated NAME KIND TABLES ROWS POOL REDO MODE THREADS FLUSH: EMU_DIR/NAME.jsonl
 emulated() {
-	local name=$1 kind=$2 tables=$3 rows=$4 pool=$5 redo=$6 mode=$7 threads=$8 flush=$9
+	local name=$1 kind=$2 tables=$3 rows=$4 pool=$5 redo=$6 mode=$7 threads=$8 flush=$9 scale_cpu
 	local model=innodb extra=() mb warm=""
 	mb=$((256 + tables * rows * 300 / 1048576 + $(numfmt --from=iec "$redo") / 1048576))
 	if [ "$kind" = postgres ]; then
@@ -194,12 +194,13 @@ emulated() {
 	# fsync of the measured run does not write back the layout
 	"$APPIO" run 128k-seqread --target "$DIR/emu.dat" --size "${mb}M" --time 1 >/dev/null
 	sync
-	log "$name: emulator (--cpu-scale $(cpu_scale "$kind"))"
+	scale_cpu=$(cpu_scale "$kind")
+	log "$name: emulator (--cpu-scale $scale_cpu)"
 	# shellcheck disable=SC2086
 	"$APPIO" run oltp --target "$DIR/emu.dat" --size "${mb}M" --engine-model $model --buffer-pool "$pool" \
 		--log-size "$redo" --mode "$mode" "${extra[@]}" --tables "$tables" --table-size "$rows" \
 		--threads "$warm$threads" --warmup-points "$WARMUP_POINTS" --time "$TIME" \
-		--cpu-scale "$(cpu_scale "$kind")" ${EMU_ARGS:-} \
+		--cpu-scale "$scale_cpu" ${EMU_ARGS:-} \
 		--json "$DIR/emu.json" >/dev/null
 	# cum: the counters from the run's start (warm-up included) to the point's end
 	jq -c --argjson wp "$WARMUP_POINTS" '.points as $all | range($wp; $all | length) as $i |

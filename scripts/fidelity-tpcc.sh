@@ -196,7 +196,7 @@ real() {
 
 # emulated NAME KIND SCALE POOL REDO THREADS: EMU_DIR/NAME.jsonl
 emulated() {
-	local name=$1 kind=$2 scale=$3 pool=$4 redo=$5 threads=$6
+	local name=$1 kind=$2 scale=$3 pool=$4 redo=$5 threads=$6 scale_cpu
 	local model=innodb extra=() mb warm=""
 	mb=$((320 + scale * 320 + $(numfmt --from=iec "$redo") / 1048576))
 	if [ "$kind" = postgres ]; then
@@ -207,11 +207,12 @@ emulated() {
 	rm -f "$DIR/emu.dat"
 	"$APPIO" run 128k-seqread --target "$DIR/emu.dat" --size "${mb}M" --time 1 >/dev/null
 	sync
-	log "$name: emulator (--cpu-scale $(cpu_scale "$kind"))"
+	scale_cpu=$(cpu_scale "$kind")
+	log "$name: emulator (--cpu-scale $scale_cpu)"
 	# shellcheck disable=SC2086
 	"$APPIO" run tpcc --target "$DIR/emu.dat" --size "${mb}M" --engine-model $model --buffer-pool "$pool" \
 		--log-size "$redo" --warehouses "$scale" --mix sysbench-tpcc "${extra[@]}" \
-		--threads "$warm$threads" --time "$TIME" --cpu-scale "$(cpu_scale "$kind")" ${EMU_ARGS:-} \
+		--threads "$warm$threads" --time "$TIME" --cpu-scale "$scale_cpu" ${EMU_ARGS:-} \
 		--json "$DIR/emu.json" >/dev/null
 	jq -c --argjson wp "$WARMUP_POINTS" '.points[$wp:][] | {threads, tps: .classes.txn.ops_per_s, cpu_s,
 		mean: .classes.txn.lat_ns.mean, p99: .classes.txn.lat_ns.p99, max: .classes.txn.lat_ns.max,
