@@ -401,6 +401,7 @@ void dbm_cpu(struct emu_worker *w, uint64_t ns)
 {
 	if (!ns)
 		return;
+	emu_count(w, DBM_C_CPU_US, ns / 1000);
 	uint64_t end = thread_cpu_ns() + ns;
 	volatile uint64_t x = w->id;
 	do {

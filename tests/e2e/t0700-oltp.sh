@@ -87,6 +87,8 @@ jq_check "... said in the result (1000 us a statement, scale 4)" scale.json \
 	'.info["oltp.cpu_per_stmt_us"] == "1000" and .info["oltp.cpu_scale"] == "4"'
 jq_check "... and spent: <= 1,000 TPS, mean >= 1 ms" scale.json \
 	'.points[0].classes.txn | .ops_per_s <= 1000 and .lat_ns.mean >= 1000000'
+jq_check "... and counted: cpu_model_us = 1,000 a statement, 108 a page read (not scaled)" scale.json \
+	'.points[0].counters | .statements > 0 and .cpu_model_us == 1000 * .statements + 108 * .bp_reads'
 one_line_error "--client-rtt: one line"
 check "--client-rtt 2000: statements wait for the client" run --mode point_select --cpu-per-stmt 0 \
 	--client-rtt 2000 --threads 1 --time 2 --json rtt.json
@@ -114,6 +116,7 @@ check "--cpu-per-read 2000: a page read costs the reader 2 ms of CPU" run --buff
 	--cpu-per-stmt 0 --client-rtt 0 --cpu-per-read 2000 --threads 1 --time 2 --json rd.json
 jq_check "... each transaction takes 2 ms a read or more" rd.json \
 	'.points[0] | .counters.bp_reads > 0 and .classes.txn.lat_ns.mean * .counters.txns >= 2000000 * .counters.bp_reads'
+jq_check "... counted in cpu_model_us" rd.json '.points[0].counters | .cpu_model_us == 2000 * .bp_reads'
 jq_check "... the default (108 us innodb) said in the result" bigger.json '.info["oltp.cpu_per_read_us"] == "108"'
 
 # flush at commit 0: the log is flushed about once a second, not per commit
