@@ -6,9 +6,8 @@
 # real emulated" line per cell), the report and the baseline of held-out
 # cells. The caller sets ROOT, DIR, SRV and KINDS (the engines compared).
 
-# busy jiffies of the whole machine, and of process $1
-cpu_all() { awk '/^cpu /{print $2+$3+$4+$7+$8}' /proc/stat; }
-cpu_pid() { awk '{print $14+$15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+# shellcheck source=scripts/cpu-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/cpu-lib.sh"
 
 MARIA_VARS="'Innodb_pages_read','Innodb_pages_written','Innodb_lsn_current','Innodb_os_log_written',
 	'Innodb_data_fsyncs','Innodb_dblwr_pages_written','Innodb_dblwr_writes','Innodb_log_writes',
@@ -123,19 +122,24 @@ function within(f, r, e) {
 	return (e - r <= 0.25 * r && r - e <= 0.25 * r) || (e - r <= floor_of(f) && r - e <= floor_of(f))
 }'
 
-# cpu_scale KIND: the emulator's --cpu-scale for this session. The model's
-# CPU costs were fitted when KIND's first calibrate line, at its point with
-# the most threads, took CPU_REF[KIND] us a transaction (the caller's table:
-# MariaDB's own process, which other work on the machine does not inflate;
-# PostgreSQL's backends come and go, so the whole machine's, which needs a
-# quiet machine). This host's speed drifts by a third from hour to hour
-# (docs/oltp-tpcc.md), and the emulator's CPU is counted in time, not work:
-# the same line's figure in REF scales the costs to the hour REF was
-# measured in. CPU_SCALE=F overrides; 1 with no calibrate line or CPU_REF.
+# calibrate_line KIND: the name of KIND's first calibrate line in DIR/configs.txt
+calibrate_line() { awk -v k="$1" '$2 == k && $NF == "calibrate" { print $1; exit }' "$DIR/configs.txt"; }
+
+# cpu_scale KIND: the emulator's --cpu-scale for this session. This host's
+# speed drifts by a third from hour to hour (docs/oltp-tpcc.md), and not
+# alike for all work: the emulator's statement CPU is counted in time, its
+# own work and the server's in cycles. So the scale is fitted on KIND's first
+# calibrate line (the data in the pool) by emulate_scaled, into
+# DIR/cpu-scale-KIND; before that, a first guess: the line's server CPU a
+# transaction at its point with the most threads in REF over CPU_REF[KIND],
+# what it took when the model's costs were fitted (the caller's table:
+# MariaDB's own process; PostgreSQL's backends come and go, so the whole
+# machine's). CPU_SCALE=F overrides; 1 with no calibrate line or CPU_REF.
 cpu_scale() {
 	local name
 	[ -n "${CPU_SCALE:-}" ] && { echo "$CPU_SCALE"; return; }
-	name=$(awk -v k="$1" '$2 == k && $NF == "calibrate" { print $1; exit }' "$DIR/configs.txt")
+	[ -s "$DIR/cpu-scale-$1" ] && { cat "$DIR/cpu-scale-$1"; return; }
+	name=$(calibrate_line "$1")
 	if [ -z "$name" ] || [ -z "${CPU_REF[$1]:-}" ] || [ ! -s "$REF/$name.json" ]; then
 		echo 1
 		return
@@ -143,6 +147,56 @@ cpu_scale() {
 	jq -r --arg k "$1" --argjson ref "${CPU_REF[$1]}" '.points | max_by(.threads) |
 		(if $k == "mariadb" then .srv else .cpu end) * 1e4 / .txns / $ref |
 		if . > 0 then (. * 1000 | round / 1000) else 1 end' "$REF/$name.json"
+}
+
+# calib_cpu KIND: "MACHINE_US SCALE EMU_US BURNT_US" at the point with the
+# most threads of KIND's first calibrate line: the whole machine's CPU a
+# transaction under the server (REF), and the emulator's run of the line
+# (EMU_DIR): the scale it ran at, its CPU a transaction and what its model
+# burnt of it. Nothing when either is missing.
+calib_cpu() {
+	local name
+	name=$(calibrate_line "$1")
+	[ -n "$name" ] && [ -s "$REF/$name.json" ] && [ -s "$EMU_DIR/$name.jsonl" ] || return 0
+	jq -r -n --slurpfile r "$REF/$name.json" --slurpfile e "$EMU_DIR/$name.jsonl" '
+		($r[0].points | max_by(.threads)) as $rp | ($e | max_by(.threads)) as $ep |
+		if ($ep.c.cpu_model_us // 0) > 0 and ($ep.scale // 0) > 0 and ($rp.cpu // 0) > 0 then
+			[$rp.cpu * 1e4 / $rp.txns, $ep.scale, $ep.cpu_s * 1e6 / $ep.c.txns,
+			 $ep.c.cpu_model_us / $ep.c.txns] | map(tostring) | join(" ")
+		else empty end'
+}
+
+# emulate_scaled KIND NAME RUN: the emulator on line NAME at the session's
+# scale (its locals are named not to hide the caller's, which RUN sees):
+# RUN SCALE is the caller's function that runs it at --cpu-scale SCALE
+# into EMU_DIR/NAME.jsonl (the scale kept in each point). KIND's first
+# calibrate line is run up to three times, the scale fitted (scale_next)
+# until the emulator's CPU a transaction at the most threads is within 3 %
+# of the machine's under the server; the scale of its last run is the
+# session's (DIR/cpu-scale-KIND), which the other lines take.
+emulate_scaled() {
+	local kind=$1 name=$2 run=$3 cs calib=0 pass m s e b prev=""
+	rm -f "$EMU_DIR/$name.jsonl"
+	if [ -z "${CPU_SCALE:-}" ] && [ "$name" = "$(calibrate_line "$kind")" ]; then
+		calib=1
+		rm -f "$DIR/cpu-scale-$kind"
+	fi
+	cs=$(cpu_scale "$kind")
+	for pass in 1 2 3; do
+		log "$name: emulator (--cpu-scale $cs)"
+		"$run" "$cs" || return 1
+		[ "$calib" = 1 ] || return 0
+		read -r m s e b <<<"$(calib_cpu "$kind")"
+		[ -n "$b" ] || return 0
+		echo "$s" >"$DIR/cpu-scale-$kind"
+		if scale_close "$m" "$e" || [ "$pass" = 3 ]; then
+			log "$name: $(printf '%.0f' "$e") us of CPU a transaction, the machine's $(printf '%.0f' "$m"): --cpu-scale $s for the session"
+			return 0
+		fi
+		# shellcheck disable=SC2086
+		cs=$(scale_next "$m" "$s" "$e" "$b" $prev)
+		prev="$s $e"
+	done
 }
 
 # report: the tables, the summary and the ranking, from the cells file $1

@@ -55,9 +55,10 @@ WARMUP_THREADS=8
 MATRIX=$ROOT/scripts/fidelity-oltp.matrix
 ONLY= REPLAY=0 EMU_FROM= CHECK=0 WRITE_BASE=0 KINDS=()
 # The server CPU a transaction (us) at each engine's first calibrate line
-# when the model's CPU defaults were fitted (cpu_scale in fidelity-lib.sh):
-# m-fit at 16 threads, MariaDB's own; p-fit at 16, the whole machine's (2
-# December 2026, quiet).
+# when the model's CPU defaults were fitted: m-fit at 16 threads, MariaDB's
+# own; p-fit at 16, the whole machine's (2 December 2026, quiet). The first
+# guess of the session's --cpu-scale (cpu_scale in fidelity-lib.sh), which
+# the line's own emulator run then refines.
 declare -A CPU_REF=([mariadb]=1345 [postgres]=1783)
 
 die() { echo "fidelity-oltp: $*" >&2; exit 2; }
@@ -178,7 +179,7 @@ real() {
 
 # emulated NAME KIND TABLES ROWS POOL REDO MODE THREADS FLUSH: EMU_DIR/NAME.jsonl
 emulated() {
-	local name=$1 kind=$2 tables=$3 rows=$4 pool=$5 redo=$6 mode=$7 threads=$8 flush=$9 scale_cpu
+	local name=$1 kind=$2 tables=$3 rows=$4 pool=$5 redo=$6 mode=$7 threads=$8 flush=$9
 	local model=innodb extra=() mb warm=""
 	mb=$((256 + tables * rows * 300 / 1048576 + $(numfmt --from=iec "$redo") / 1048576))
 	if [ "$kind" = postgres ]; then
@@ -194,26 +195,31 @@ emulated() {
 	# fsync of the measured run does not write back the layout
 	"$APPIO" run 128k-seqread --target "$DIR/emu.dat" --size "${mb}M" --time 1 >/dev/null
 	sync
-	scale_cpu=$(cpu_scale "$kind")
-	log "$name: emulator (--cpu-scale $scale_cpu)"
-	# shellcheck disable=SC2086
-	"$APPIO" run oltp --target "$DIR/emu.dat" --size "${mb}M" --engine-model $model --buffer-pool "$pool" \
-		--log-size "$redo" --mode "$mode" "${extra[@]}" --tables "$tables" --table-size "$rows" \
-		--threads "$warm$threads" --warmup-points "$WARMUP_POINTS" --time "$TIME" \
-		--cpu-scale "$scale_cpu" ${EMU_ARGS:-} \
-		--json "$DIR/emu.json" >/dev/null
-	# cum: the counters from the run's start (warm-up included) to the point's end
-	jq -c --argjson wp "$WARMUP_POINTS" '.points as $all | range($wp; $all | length) as $i |
-		$all[$i] | {threads, tps: .classes.txn.ops_per_s, cpu_s,
-		mean: .classes.txn.lat_ns.mean, p99: .classes.txn.lat_ns.p99, max: .classes.txn.lat_ns.max,
-		c: .counters, cum: ([$all[0:$i + 1][].counters] | reduce .[] as $c ({};
-			reduce ($c | keys[]) as $k (.; .[$k] += $c[$k])))}' "$DIR/emu.json" >"$EMU_DIR/$name.jsonl"
+	# one run at --cpu-scale $1 (emulate_scaled fits it on the calibrate line)
+	emu_once() {
+		# shellcheck disable=SC2086
+		"$APPIO" run oltp --target "$DIR/emu.dat" --size "${mb}M" --engine-model $model --buffer-pool "$pool" \
+			--log-size "$redo" --mode "$mode" "${extra[@]}" --tables "$tables" --table-size "$rows" \
+			--threads "$warm$threads" --warmup-points "$WARMUP_POINTS" --time "$TIME" \
+			--cpu-scale "$1" ${EMU_ARGS:-} \
+			--json "$DIR/emu.json" >/dev/null || return 1
+		# cum: the counters from the run's start (warm-up included) to the point's end
+		jq -c --argjson wp "$WARMUP_POINTS" --argjson s "$1" '.points as $all |
+			range($wp; $all | length) as $i | $all[$i] | {threads, tps: .classes.txn.ops_per_s, cpu_s,
+			scale: $s, mean: .classes.txn.lat_ns.mean, p99: .classes.txn.lat_ns.p99,
+			max: .classes.txn.lat_ns.max, c: .counters, cum: ([$all[0:$i + 1][].counters] |
+			reduce .[] as $c ({}; reduce ($c | keys[]) as $k (.; .[$k] += $c[$k])))}' \
+			"$DIR/emu.json" >"$EMU_DIR/$name.jsonl"
+	}
+	emulate_scaled "$kind" "$name" emu_once || die "$name: the emulator failed"
 	rm -f "$DIR/emu.dat"
 }
 
 # --- main ---
 cells=$DIR/cells.txt
 : >"$cells"
+# the session's --cpu-scale is fitted afresh (emulate_scaled)
+[ "${RESUME:-0}" = 1 ] || rm -f "$DIR"/cpu-scale-*
 configs >"$DIR/configs.txt" || exit 2
 while read -r name kind tables rows pool redo mode threads flush role; do
 	wanted_kind "$kind" || continue

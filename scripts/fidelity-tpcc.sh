@@ -56,9 +56,11 @@ WARMUP_THREADS=8
 MATRIX=$ROOT/scripts/fidelity-tpcc.matrix
 ONLY= REPLAY=0 EMU_FROM= CHECK=0 WRITE_BASE=0 KINDS=()
 # The server CPU a transaction (us) at each engine's first calibrate line
-# when the model's CPU defaults were fitted (cpu_scale in fidelity-lib.sh):
-# m-w1-fit at 8 threads, MariaDB's own (1 December 2026). PostgreSQL's was
-# measured on a busy machine, where the whole machine's says nothing: none.
+# when the model's CPU defaults were fitted: m-w1-fit at 8 threads, MariaDB's
+# own (1 December 2026). PostgreSQL's was measured on a busy machine, where
+# the whole machine's says nothing: none. The first guess of the session's
+# --cpu-scale (cpu_scale in fidelity-lib.sh), which the line's own emulator
+# run then refines.
 declare -A CPU_REF=([mariadb]=1592)
 
 die() { echo "fidelity-tpcc: $*" >&2; exit 2; }
@@ -196,7 +198,7 @@ real() {
 
 # emulated NAME KIND SCALE POOL REDO THREADS: EMU_DIR/NAME.jsonl
 emulated() {
-	local name=$1 kind=$2 scale=$3 pool=$4 redo=$5 threads=$6 scale_cpu
+	local name=$1 kind=$2 scale=$3 pool=$4 redo=$5 threads=$6
 	local model=innodb extra=() mb warm=""
 	mb=$((320 + scale * 320 + $(numfmt --from=iec "$redo") / 1048576))
 	if [ "$kind" = postgres ]; then
@@ -207,18 +209,21 @@ emulated() {
 	rm -f "$DIR/emu.dat"
 	"$APPIO" run 128k-seqread --target "$DIR/emu.dat" --size "${mb}M" --time 1 >/dev/null
 	sync
-	scale_cpu=$(cpu_scale "$kind")
-	log "$name: emulator (--cpu-scale $scale_cpu)"
-	# shellcheck disable=SC2086
-	"$APPIO" run tpcc --target "$DIR/emu.dat" --size "${mb}M" --engine-model $model --buffer-pool "$pool" \
-		--log-size "$redo" --warehouses "$scale" --mix sysbench-tpcc "${extra[@]}" \
-		--threads "$warm$threads" --time "$TIME" --cpu-scale "$scale_cpu" ${EMU_ARGS:-} \
-		--json "$DIR/emu.json" >/dev/null
-	jq -c --argjson wp "$WARMUP_POINTS" '.points[$wp:][] | {threads, tps: .classes.txn.ops_per_s, cpu_s,
-		mean: .classes.txn.lat_ns.mean, p99: .classes.txn.lat_ns.p99, max: .classes.txn.lat_ns.max,
-		types: (.classes | with_entries(select(.key | IN("new_order", "payment", "order_status",
-		  "delivery", "stock_level")) | .value |= {ops, mean: .lat_ns.mean, p99: .lat_ns.p99})),
-		c: .counters}' "$DIR/emu.json" >"$EMU_DIR/$name.jsonl"
+	# one run at --cpu-scale $1 (emulate_scaled fits it on the calibrate line)
+	emu_once() {
+		# shellcheck disable=SC2086
+		"$APPIO" run tpcc --target "$DIR/emu.dat" --size "${mb}M" --engine-model $model --buffer-pool "$pool" \
+			--log-size "$redo" --warehouses "$scale" --mix sysbench-tpcc "${extra[@]}" \
+			--threads "$warm$threads" --time "$TIME" --cpu-scale "$1" ${EMU_ARGS:-} \
+			--json "$DIR/emu.json" >/dev/null || return 1
+		jq -c --argjson wp "$WARMUP_POINTS" --argjson s "$1" '.points[$wp:][] | {threads,
+			tps: .classes.txn.ops_per_s, cpu_s, scale: $s,
+			mean: .classes.txn.lat_ns.mean, p99: .classes.txn.lat_ns.p99, max: .classes.txn.lat_ns.max,
+			types: (.classes | with_entries(select(.key | IN("new_order", "payment", "order_status",
+			  "delivery", "stock_level")) | .value |= {ops, mean: .lat_ns.mean, p99: .lat_ns.p99})),
+			c: .counters}' "$DIR/emu.json" >"$EMU_DIR/$name.jsonl"
+	}
+	emulate_scaled "$kind" "$name" emu_once || die "$name: the emulator failed"
 	rm -f "$DIR/emu.dat"
 }
 
@@ -260,6 +265,8 @@ types_report() {
 # --- main ---
 cells=$DIR/cells.txt
 : >"$cells"
+# the session's --cpu-scale is fitted afresh (emulate_scaled)
+[ "${RESUME:-0}" = 1 ] || rm -f "$DIR"/cpu-scale-*
 configs >"$DIR/configs.txt" || exit 2
 while read -r name kind scale pool redo threads role; do
 	wanted_kind "$kind" || continue

@@ -85,8 +85,8 @@ printf 'a mariadb 1 1000 32M 32M read_write 2,16 1 heldout\nc mariadb 1 1000 32M
 # at 16 threads: MariaDB's own 300 jiffies over 1,000 transactions = 3,000 us, the machine's 4,000
 echo '{"points": [{"threads": 2, "txns": 100, "srv": 100, "cpu": 100}, {"threads": 16, "txns": 1000, "srv": 300, "cpu": 400}]}' \
 	>"$T/cs/ref/c.json"
-scale() { (. scripts/fidelity-lib.sh; DIR=$T/cs REF=$T/cs/ref; declare -A CPU_REF=([mariadb]=1500 [postgres]=1000)
-	   cpu_scale "$1"); }
+scale() { (. scripts/fidelity-lib.sh; DIR=$T/cs REF=$T/cs/ref EMU_DIR=$T/cs/emu
+	   declare -A CPU_REF=([mariadb]=1500 [postgres]=1000); cpu_scale "$1"); }
 [ "$(scale mariadb)" = 2 ] && ok "cpu_scale: MariaDB's own CPU at the most threads, 3,000 over 1,500 us" ||
 	not_ok "cpu_scale mariadb: '$(scale mariadb)', want 2"
 [ "$(scale postgres)" = 1 ] && ok "cpu_scale: no calibrate line of the engine, 1" ||
@@ -96,6 +96,30 @@ sed -i 's/^c mariadb/c postgres/' "$T/cs/configs.txt"
 	not_ok "cpu_scale postgres: '$(scale postgres)', want 4"
 [ "$(CPU_SCALE=0.5 scale postgres)" = 0.5 ] && ok "cpu_scale: CPU_SCALE overrides" ||
 	not_ok "cpu_scale: CPU_SCALE=0.5 gave '$(CPU_SCALE=0.5 scale postgres)'"
+# the line's own emulator run at scale 0.5: 3,000 us of CPU a transaction at 16 threads, 2,000 of
+# them burnt by the model, so 1,000 its own work; the machine's 4,000 needs 3,000 burnt: scale 0.75
+mkdir -p "$T/cs/emu"
+echo '{"threads": 2, "cpu_s": 1, "scale": 0.5, "c": {"txns": 100, "cpu_model_us": 1}}' >"$T/cs/emu/c.jsonl"
+echo '{"threads": 16, "cpu_s": 3, "scale": 0.5, "c": {"txns": 1000, "cpu_model_us": 2000000}}' >>"$T/cs/emu/c.jsonl"
+calib() { (. scripts/fidelity-lib.sh; DIR=$T/cs REF=$T/cs/ref EMU_DIR=$T/cs/emu; calib_cpu "$1"); }
+[ "$(calib postgres)" = "4000 0.5 3000 2000" ] && ok "calib_cpu: the machine's CPU a transaction, the emulator's scale, CPU and burnt part" ||
+	not_ok "calib_cpu: '$(calib postgres)', want '4000 0.5 3000 2000'"
+lib() { (. scripts/fidelity-lib.sh; "$@"); }
+[ "$(lib scale_next 4000 0.5 3000 2000)" = 0.75 ] && ok "scale_next: from one run, the burnt part scaled to the machine's" ||
+	not_ok "scale_next from one run: '$(lib scale_next 4000 0.5 3000 2000)', want 0.75"
+# two runs: 1,259 us at 0.65, 883 at 0.541; 1,122 lies at 0.610 on the secant
+[ "$(lib scale_next 1122 0.541 883 620 0.65 1259)" = 0.61 ] && ok "scale_next: from two runs, the secant through both" ||
+	not_ok "scale_next from two runs: '$(lib scale_next 1122 0.541 883 620 0.65 1259)', want 0.61"
+[ "$(lib scale_next 100000 0.5 3000 2000)" = 1 ] && ok "scale_next: at most twice the scale it ran at" ||
+	not_ok "scale_next capped: '$(lib scale_next 100000 0.5 3000 2000)', want 1"
+lib scale_close 1000 1029 && ! lib scale_close 1000 1031 && ! lib scale_close 1031 1000 &&
+	ok "scale_close: within 3 %" || not_ok "scale_close"
+sed -i 's/"cpu_model_us": 2000000/"cpu_model_us": 0/' "$T/cs/emu/c.jsonl"
+[ -z "$(calib postgres)" ] && ok "calib_cpu: an emulated result without the model's CPU gives nothing" ||
+	not_ok "calib_cpu with cpu_model_us 0: '$(calib postgres)', want nothing"
+echo 0.42 >"$T/cs/cpu-scale-postgres"
+[ "$(scale postgres)" = 0.42 ] && ok "cpu_scale: the scale fitted on the calibrate line this session" ||
+	not_ok "cpu_scale with DIR/cpu-scale-postgres: '$(scale postgres)', want 0.42"
 
 # --- bad input ---
 printf 'a mariadb 1x10 32M 32M read_write 2 1\n' >"$T/bad.matrix"
