@@ -75,6 +75,14 @@
 # PostgreSQL model with --engine sync, system calls as PostgreSQL's own I/O:
 # with libaio its fsyncs, and the writes of its dirty pages with them, would
 # run in kernel workers outside the drive's cgroup, unthrottled).
+# The emulator's --cpu-scale is fitted in each round on the first drive (the
+# fastest, where server and emulator are CPU-bound), at the most threads: the
+# scale at which the emulator's CPU a transaction is the whole machine's under
+# the server there (this host's speed drifts from hour to hour, and not alike
+# for the server's work and the emulator's; docs/oltp-tpcc.md, Change 19).
+# That run is repeated until within 3 % (three runs at most), and the other
+# drives take its scale; the raw lines keep each side's CPU a transaction
+# (cpu_us; the emulator's model_us and scale too).
 # Everything runs in a cpu cgroup of CPU_SHARES (default 4096, four times a
 # process's share; 0: none), so that other work on a shared machine takes
 # less of the CPU from the server and the emulator.
@@ -92,6 +100,8 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 APPIO=${APPIO:-$ROOT/appio}
+# shellcheck source=scripts/cpu-lib.sh
+. "$ROOT/scripts/cpu-lib.sh"
 DRIVES=ram,ram-slow,disk,disk-slower
 SERVERS=mariadb,postgres
 WORKLOADS=oltp,tpcc,replay
@@ -431,35 +441,51 @@ io_snap() {
 		END { printf "%d %d\n", r, w }' "$b/blkio.throttle.io_service_bytes"
 }
 
-# point FILE SIDE KIND SET DRIVE ROUND WORKLOAD BEFORE AFTER: one raw line per
-# point of a result (tpcc's set named by its warehouses, w2), with the I/O of
-# the drive's cgroup from BEFORE to AFTER (io_snap), over the warm-up and the
-# measured seconds of a one-point run
+# point FILE SIDE KIND SET DRIVE ROUND WORKLOAD BEFORE AFTER [TICKS]: one raw
+# line per point of a result (tpcc's set named by its warehouses, w2), with the
+# I/O of the drive's cgroup from BEFORE to AFTER (io_snap), over the warm-up
+# and the measured seconds of a one-point run; and the CPU a transaction
+# (cpu_us): the machine's, TICKS over the measured seconds, for the server;
+# the emulator's own, with what its model burnt of it (model_us) and its
+# --cpu-scale
 point() {
 	local c=$4
 	[ "$c" = tpcc ] && c=w$TPCC_SCALE
 	jq -c --arg side "$2" --arg s "$3" --arg c "$c" --arg d "$5" --argjson r "$6" --arg w "$7" \
-		--arg b "$8" --arg a "$9" --argjson secs "$((WARMUP + TIME))" \
+		--arg b "$8" --arg a "$9" --argjson secs "$((WARMUP + TIME))" --argjson ticks "${10:-null}" \
+		--argjson time "$TIME" \
 		"(\$a | split(\" \") | map(tonumber)) as \$A | (\$b | split(\" \") | map(tonumber)) as \$B |
 		 .points as \$p | .points[] | {side: \$side, server: \$s, workload: \$w, config: \$c, drive: \$d, round: \$r, threads,
 		  tps: .classes.txn.ops_per_s, p99: .classes.txn.lat_ns.p99} +
 		 if (\$p | length) == 1 then {io: {reads: (\$A[0] - \$B[0]), writes: (\$A[1] - \$B[1]),
-		  read_bytes: (\$A[2] - \$B[2]), write_bytes: (\$A[3] - \$B[3]), seconds: \$secs}} else {} end" "$1" >>"$OUT/raw.jsonl"
+		  read_bytes: (\$A[2] - \$B[2]), write_bytes: (\$A[3] - \$B[3]), seconds: \$secs}} else {} end +
+		 if \$ticks != null and .classes.txn.ops_per_s > 0 then
+		  {cpu_us: (\$ticks * 1e4 / (.classes.txn.ops_per_s * \$time))} else {} end +
+		 if .cpu_s and .counters.txns > 0 and .counters.cpu_model_us then
+		  {cpu_us: (.cpu_s * 1e6 / .counters.txns), model_us: (.counters.cpu_model_us / .counters.txns),
+		   scale: (\$p[0] | .scale // 1)} else {} end" "$1" >>"$OUT/raw.jsonl"
 }
 
 # real KIND SET DRIVE ROUND: the server on the drive, a cold start, every thread count
 real() {
-	local kind=$1 set=$2 drive=$3 round=$4 conn t w=oltp before
+	local kind=$1 set=$2 drive=$3 round=$4 conn t w=oltp before a0 a1
 	[ "$set" = tpcc ] && w=tpcc
 	conn=$(server_up "$kind" "$drive")
 	for t in ${THREADS//,/ }; do
 		log "$kind $set on $drive, round $round: real server, $t threads"
 		before=$(io_snap "$drive")
+		# the warm-up apart, so that the machine's CPU is read around the measured seconds only
+		# shellcheck disable=SC2046,SC2086
+		"$APPIO" db run $(db_args "$set") $conn --threads "$t" --time "$WARMUP" >/dev/null 2>"$WORK/real.err" ||
+			die "$kind on $drive: appio db run failed: $(tail -n 1 "$WORK/real.err")"
+		a0=$(cpu_all)
 		# shellcheck disable=SC2046,SC2086
 		"$APPIO" db run $(db_args "$set") $conn --threads "$t" \
-			--time "$TIME" --warmup-time "$WARMUP" --json "$WORK/real.json" >/dev/null 2>"$WORK/real.err" ||
+			--time "$TIME" --json "$WORK/real.json" >/dev/null 2>"$WORK/real.err" ||
 			die "$kind on $drive: appio db run failed: $(tail -n 1 "$WORK/real.err")"
-		point "$WORK/real.json" real "$kind" "$set" "$drive" "$round" "$w" "$before" "$(io_snap "$drive")"
+		a1=$(cpu_all)
+		point "$WORK/real.json" real "$kind" "$set" "$drive" "$round" "$w" "$before" "$(io_snap "$drive")" \
+			"$((a1 - a0))"
 	done
 	server_down "$kind" "$drive"
 }
@@ -478,7 +504,8 @@ emu_file() {
 
 # emulated KIND SET DRIVE ROUND: appio run oltp or tpcc, in the drive's cgroups
 emulated() {
-	local kind=$1 set=$2 drive=$3 round=$4 f model=innodb extra=() w=oltp before
+	local kind=$1 set=$2 drive=$3 round=$4 f model=innodb extra=() w=oltp before after sf scale pass
+	local m e b next prev=""
 	# PostgreSQL reads, writes and syncs with system calls, so does its model
 	# here: libaio would hand its fsyncs (and so the writes of its buffered
 	# pages) to kernel workers that are in no cgroup, past the throttle
@@ -489,15 +516,48 @@ emulated() {
 		extra+=(--tables "$SET_TABLES" --table-size "$SET_SIZE")
 	fi
 	f=$(emu_file "$drive")
-	uncache "$f"
-	log "$kind $set on $drive, round $round: emulator, threads $THREADS"
+	sf=$WORK/scale-$kind-$set
 	cgroup "$drive" "$kind" >/dev/null
-	before=$(io_snap "$drive")
-	in_cg "$drive" "$kind" "$APPIO" run "$w" --target "$f" --size "${EMU_MB}M" --engine-model "$model" \
-		--buffer-pool "$BP" "${extra[@]}" --threads "$THREADS" \
-		--time "$TIME" --ramp "$WARMUP" --json "$WORK/emu.json" >/dev/null 2>"$WORK/emu.err" ||
-		die "$kind on $drive: appio run $w failed: $(tail -n 1 "$WORK/emu.err")"
-	point "$WORK/emu.json" emulated "$kind" "$set" "$drive" "$round" "$w" "$before" "$(io_snap "$drive")"
+	scale=$(cat "$sf" 2>/dev/null || echo 1)
+	for pass in 1 2 3; do
+		uncache "$f"
+		log "$kind $set on $drive, round $round: emulator, threads $THREADS, --cpu-scale $scale"
+		before=$(io_snap "$drive")
+		in_cg "$drive" "$kind" "$APPIO" run "$w" --target "$f" --size "${EMU_MB}M" --engine-model "$model" \
+			--buffer-pool "$BP" "${extra[@]}" --threads "$THREADS" --cpu-scale "$scale" \
+			--time "$TIME" --ramp "$WARMUP" --json "$WORK/emu.json" >/dev/null 2>"$WORK/emu.err" ||
+			die "$kind on $drive: appio run $w failed: $(tail -n 1 "$WORK/emu.err")"
+		after=$(io_snap "$drive")
+		# on the fastest drive, where both are CPU-bound, the scale at which the emulator's
+		# CPU a transaction is the server's (this hour's speed, as the calibrate lines of
+		# fidelity-oltp.sh): run again until within 3 %, three runs at most
+		[ "$drive" = "${DRIVE_LIST[0]}" ] || break
+		read -r m e b <<<"$(drive_cpu "$kind" "$set" "$drive" "$round")"
+		[ -n "$b" ] || break
+		echo "$scale" >"$sf"
+		if scale_close "$m" "$e" || [ "$pass" = 3 ]; then break; fi
+		# shellcheck disable=SC2086
+		next=$(scale_next "$m" "$scale" "$e" "$b" $prev)
+		prev="$scale $e" scale=$next
+	done
+	jq '.points[0].scale = '"$scale" "$WORK/emu.json" >"$WORK/emu-s.json"
+	point "$WORK/emu-s.json" emulated "$kind" "$set" "$drive" "$round" "$w" "$before" "$after"
+}
+
+# drive_cpu KIND SET DRIVE ROUND: "MACHINE_US EMU_US BURNT_US" at the most
+# threads: the whole machine's CPU a transaction under the server on DRIVE
+# this round (raw.jsonl), the emulator's in WORK/emu.json and what its model
+# burnt of it. Nothing when there is nothing to fit on.
+drive_cpu() {
+	local c=$2
+	[ "$c" = tpcc ] && c=w$TPCC_SCALE
+	jq -rs --arg s "$1" --arg c "$c" --arg d "$3" --argjson r "$4" --slurpfile e "$WORK/emu.json" '
+		([.[] | select(.side == "real" and .server == $s and .config == $c and .drive == $d and
+			.round == $r and .cpu_us)] | max_by(.threads)) as $rp |
+		($e[0].points | max_by(.threads)) as $ep |
+		if $rp == null or $ep.threads != $rp.threads or ($ep.counters.cpu_model_us // 0) == 0 then empty
+		else [$rp.cpu_us, $ep.cpu_s * 1e6 / $ep.counters.txns, $ep.counters.cpu_model_us / $ep.counters.txns] |
+			map(tostring) | join(" ") end' "$OUT/raw.jsonl"
 }
 
 # capture KIND SET: on the first drive (the fastest), the server warmed up,

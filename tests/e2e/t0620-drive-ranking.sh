@@ -32,6 +32,10 @@ jq -s . "$T/out/raw.jsonl" >"$T/raw.json" 2>/dev/null
 jq_check "two drives, real and emulated, in raw.jsonl" "$T/raw.json" \
 	'length == 4 and ([.[] | select(.tps > 0)] | length) == 4 and
 	 ([.[] | .side] | unique) == ["emulated", "real"]'
+jq_check "each side's CPU a transaction kept, the emulator's with its model's part and --cpu-scale" "$T/raw.json" \
+	'all(.[]; .cpu_us > 0) and all(.[] | select(.side == "emulated"); .model_us > 0 and .scale > 0)'
+jq_check "both drives' emulator runs at the one scale fitted on the RAM drive" "$T/raw.json" \
+	'[.[] | select(.side == "emulated") | .scale] | unique | length == 1'
 jq_check "the throttle slowed the real server by over 1.5x" "$T/raw.json" \
 	'([.[] | select(.side == "real" and .drive == "ram")][0].tps) >
 	 1.5 * ([.[] | select(.side == "real" and .drive == "ram-slow")][0].tps)'
