@@ -25,5 +25,10 @@ scale_next() {
 		printf "%g\n", int(x * 1000 + 0.5) / 1000 }'
 }
 
+# scale_better MACHINE_US EMU_US BEST_US: whether EMU_US is nearer MACHINE_US than BEST_US is, as a ratio
+scale_better() {
+	awk -v m="$1" -v e="$2" -v b="$3" 'function d(x) { return x > m ? x / m : m / x }
+		BEGIN { exit !(d(e) < d(b)) }'
+}
 # scale_close MACHINE_US EMU_US: whether the emulator's CPU a transaction is within 3 % of the machine's
 scale_close() { awk -v m="$1" -v e="$2" 'BEGIN { exit !(e <= 1.03 * m && m <= 1.03 * e) }'; }

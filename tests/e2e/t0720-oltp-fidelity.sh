@@ -120,6 +120,23 @@ sed -i 's/"cpu_model_us": 2000000/"cpu_model_us": 0/' "$T/cs/emu/c.jsonl"
 echo 0.42 >"$T/cs/cpu-scale-postgres"
 [ "$(scale postgres)" = 0.42 ] && ok "cpu_scale: the scale fitted on the calibrate line this session" ||
 	not_ok "cpu_scale with DIR/cpu-scale-postgres: '$(scale postgres)', want 0.42"
+# the fit on the calibrate line keeps its closest run: the machine's 4,000 us; 6,000 at the first
+# guess, scale 4; 3,000 at 2 (a step in the emulator's own work); 5,500 at the secant's 2.667
+fake_run() {
+	local e=5.5 b=2667000
+	case $1 in 4) e=6 b=4000000 ;; 2) e=3 b=2000000 ;; esac
+	echo "{\"threads\": 16, \"cpu_s\": $e, \"scale\": $1, \"c\": {\"txns\": 1000, \"cpu_model_us\": $b}}" \
+		>"$EMU_DIR/c.jsonl"
+	echo "$1" >>"$T/cs/runs"
+}
+(. scripts/fidelity-lib.sh; log() { :; }; DIR=$T/cs REF=$T/cs/ref EMU_DIR=$T/cs/emu
+ declare -A CPU_REF=([postgres]=1000); emulate_scaled postgres c fake_run)
+[ "$(tr '\n' , <"$T/cs/runs")" = "4,2,2.667," ] && [ "$(cat "$T/cs/cpu-scale-postgres")" = 2 ] &&
+	[ "$(jq .scale "$T/cs/emu/c.jsonl")" = 2 ] &&
+	ok "emulate_scaled: three runs, the closest (not the last) kept with its scale" ||
+	not_ok "emulate_scaled: runs '$(tr '\n' , <"$T/cs/runs")', scale '$(cat "$T/cs/cpu-scale-postgres")', kept '$(jq -c . "$T/cs/emu/c.jsonl")'"
+lib scale_better 1000 1250 700 && ! lib scale_better 1000 1500 700 && ok "scale_better: the nearer as a ratio" ||
+	not_ok "scale_better"
 
 # --- bad input ---
 printf 'a mariadb 1x10 32M 32M read_write 2 1\n' >"$T/bad.matrix"
