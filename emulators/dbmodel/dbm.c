@@ -540,6 +540,7 @@ static int load(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned fl
 	}
 	if (flags & DBM_CREATE) {
 		dbm_pool_install(&db->pool, fi, page, DBM_READY, now_ms());
+		db->pool.f[fi].reinit = true;
 		emu_count(w, DBM_C_CREATED, 1);
 		*out = fi;
 		return 0;

@@ -25,7 +25,9 @@
  * then a checkpoint: an fsync of each tablespace written since its last one,
  * and if the oldest modification left moved, the checkpoint block and a log
  * fsync. Every batch goes to the doublewrite area first (one
- * sequential write of up to 64 pages and an fsync), then in place.
+ * sequential write of up to 64 pages and an fsync), then in place; pages
+ * created since their last write skip the doublewrite copy, since redo
+ * rebuilds them (MariaDB 10.6+, WRITE_FIX_REINIT).
  *
  * PostgreSQL: the checkpointer starts a checkpoint every checkpoint_timeout
  * or after max_wal_size / (1 + checkpoint_completion_target) of WAL (whole
@@ -189,18 +191,23 @@ int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, un
 		    bool dblwr, bool evict)
 {
 	uint64_t pages[MAX_BATCH], newest = 0;
+	unsigned reinit = 0;
 	int rc;
 
 	pthread_mutex_lock(&db->pool_mx);
 	for (unsigned i = 0; i < n; i++) {
 		pages[i] = db->pool.f[fi[i]].page;
+		reinit += db->pool.f[fi[i]].reinit;
 		if (db->pool.f[fi[i]].newest_lsn > newest)
 			newest = db->pool.f[fi[i]].newest_lsn;
 	}
 	pthread_mutex_unlock(&db->pool_mx);
-	/* write-ahead logging: the log is durable up to the newest change first */
+	/* write-ahead logging: the log is durable up to the newest change first;
+	   then the doublewrite copy of the pages redo cannot rebuild (MariaDB
+	   10.6+ writes a page created since its last write, state
+	   WRITE_FIX_REINIT, without one) */
 	if ((rc = dbm_log_up_to(w, db, newest, true)) != 0 ||
-	    (dblwr && (rc = dblwr_write(w, db, n)) != 0)) {
+	    (dblwr && n > reinit && (rc = dblwr_write(w, db, n - reinit)) != 0)) {
 		unpick(db, fi, n);
 		return rc < 0 ? rc : 0;
 	}

@@ -368,6 +368,7 @@ void dbm_pool_write_done(struct dbm_pool *p, uint32_t fi)
 
 	list_unlink(p, &p->writing, FL, fi);
 	f->writing = false;
+	f->reinit = false;
 	if (f->dirty) {
 		f->oldest_lsn = f->redirty;
 		f->redirty = 0;

@@ -52,6 +52,8 @@ struct dbm_frame {
 	bool dirty;
 	bool writing;
 	bool old;               /* in the old sublist (midpoint insertion) */
+	bool reinit;            /* created and not written since: redo rebuilds it,
+				   its write needs no doublewrite copy */
 };
 
 struct dbm_list {

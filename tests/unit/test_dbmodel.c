@@ -370,9 +370,11 @@ static void dirty_and_flush_list(void)
 	      p.f[out[1]].page == 1, "oldest first, stopping at lsn 250");
 	CHECK(dbm_pool_oldest_lsn(&p) == 100, "writes in flight still hold the checkpoint");
 	dbm_pool_dirty(&p, out[0], 400);        /* modified while being written */
+	p.f[out[1]].reinit = true;              /* created since its last write */
 	dbm_pool_write_done(&p, out[0]);
 	dbm_pool_write_done(&p, out[1]);
 	CHECK(p.f[out[0]].dirty && !p.f[out[1]].dirty, "re-dirtied page stays dirty");
+	CHECK(!p.f[out[1]].reinit, "once written, a created page needs the doublewrite again");
 	CHECK(dbm_pool_oldest_lsn(&p) == 300, "oldest now %llu", (unsigned long long)dbm_pool_oldest_lsn(&p));
 	CHECK(p.flush.tail != DBM_NIL && p.f[p.flush.tail].page == 5 && p.f[p.flush.head].page == 0,
 	      "flush list in LSN order");
