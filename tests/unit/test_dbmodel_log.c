@@ -237,6 +237,9 @@ static int write_pages(struct harness *h, const uint64_t *page, unsigned n, bool
 	pthread_mutex_lock(&h->db.pool_mx);
 	for (unsigned i = 0; i < n; i++) {
 		fi[i] = dbm_pool_lookup(&h->db.pool, page[i]);
+		/* pages written before, not created since: their writes need the
+		   doublewrite copy */
+		h->db.pool.f[fi[i]].reinit = false;
 		dbm_pool_pick(&h->db.pool, fi[i]);
 	}
 	pthread_mutex_unlock(&h->db.pool_mx);
