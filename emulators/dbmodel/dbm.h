@@ -37,6 +37,7 @@
 #include "appio/cond.h"
 #include "appio/emulator.h"
 #include "dbm_pool.h"
+#include "dbm_purge.h"
 #include "dbm_sec.h"
 #include "dbm_tree.h"
 
@@ -191,6 +192,9 @@ struct dbm {
 	uint64_t ckpt_wal, ckpt_timeout_ns;                     /* postgres */
 	uint64_t undo_first, undo_pages, rseg_first;            /* innodb undo */
 	uint32_t purge_lag_ms;          /* innodb: purge takes transactions committed this long ago */
+	struct dbm_purge_coord purge_coord;     /* innodb: purge threads in use (hist_mx) */
+	unsigned purge_use, purge_age_pct;
+	uint32_t purge_round_ms, purge_age_ms;
 
 	pthread_mutex_t pool_mx;
 	pthread_cond_t pool_cv;         /* a read or write finished, a frame was freed */
