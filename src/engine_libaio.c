@@ -13,7 +13,6 @@
 #include <limits.h>
 #include <stdlib.h>
 
-extern const struct engine_ops engine_sync;
 
 struct libaio_data {
 	io_context_t ctx;

@@ -14,7 +14,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-extern const struct engine_ops engine_sync;
 
 struct uring_data {
 	struct io_uring ring;

@@ -297,7 +297,15 @@ int64_t emu_io(struct emu_worker *ew, unsigned cls, unsigned op, int fd,
 	if (op == IO_WRITE)
 		emu_fill(ew, buf, len);
 	r.t_start = emu_now();
-	int rc = w->eng->queue(w->eng_priv, &r);
+	/* An application's fsync blocks the thread that calls it, which on a
+	   busy machine waits for a CPU after its pages are written and again
+	   after the cache flush; an asynchronous engine runs the whole flush in
+	   a kernel worker and wakes the caller once. So flushes are system calls
+	   here whatever the engine (measured with PostgreSQL's WAL at 16 threads
+	   on 2 CPUs: 0.92 ms a fdatasync, of which the device took 0.2). */
+	const bool flush = op == IO_FSYNC || op == IO_FDATASYNC;
+	int rc = flush && !(w->eng->flags & ENGINE_NO_IO) ? engine_sync.queue(NULL, &r)
+							   : w->eng->queue(w->eng_priv, &r);
 	if (rc == ENGINE_QUEUED) {
 		rc = w->eng->commit(w->eng_priv);
 		if (!rc)

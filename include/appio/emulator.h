@@ -447,7 +447,9 @@ uint64_t emu_now(void);
  * message every emulator shares: the operation, its length and offset, the
  * file (the target's path, or the file @fd names) and the errno text; the
  * caller just passes the -errno up. The buffer must be aligned to the
- * target's lbs for O_DIRECT; use emu_buf().
+ * target's lbs for O_DIRECT; use emu_buf(). Flushes (IO_FSYNC, IO_FDATASYNC)
+ * are the blocking system call in the calling thread whatever the engine,
+ * as the applications emulated make them (the null engine still does none).
  */
 int64_t emu_io(struct emu_worker *w, unsigned cls, unsigned op, int fd,
 	       void *buf, uint32_t len, uint64_t off);

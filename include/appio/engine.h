@@ -97,6 +97,10 @@ struct engine_ops {
 /* NULL-terminated registry of the engines this build has (src/registry.c). */
 extern const struct engine_ops *const engine_table[];
 
+/* The blocking engine, which the others and emu_io() borrow for what they
+   must do synchronously (discard; an emulated application's flushes). */
+extern const struct engine_ops engine_sync;
+
 /* The engine named @name, or NULL. */
 const struct engine_ops *engine_find(const char *name);
 

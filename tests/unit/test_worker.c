@@ -4,13 +4,18 @@
  * and its statements) are counted together or not at all, in the window as
  * in every second of the series, even for the transactions that straddle
  * the end of the ramp and the end of the point; each point's workers draw
- * from streams of their own, the same for the same seed.
+ * from streams of their own, the same for the same seed; an emulator's
+ * flush is a system call in its own thread whatever the engine.
  */
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "appio/emulator.h"
+#include "appio/engine.h"
 #include "appio/rand.h"
 #include "appio/result.h"
 #include "appio/runner.h"
@@ -152,9 +157,100 @@ static void test_streams_per_point(void)
 	CHECK(memcmp(one, other, sizeof(one)), "another seed, the same draws");
 }
 
+/* An asynchronous engine that counts what it is handed and completes it at once. */
+static unsigned eng_ops[IO_DISCARD + 1];
+static struct io_req *eng_held;
+
+static int count_queue(void *priv, struct io_req *r)
+{
+	(void)priv;
+	eng_ops[r->op]++;
+	r->res = r->len;
+	eng_held = r;
+	return ENGINE_QUEUED;
+}
+
+static int count_commit(void *priv)
+{
+	(void)priv;
+	return 0;
+}
+
+static int count_getevents(void *priv, unsigned min, unsigned max, struct io_req **done)
+{
+	(void)priv, (void)min, (void)max;
+	done[0] = eng_held;
+	return 1;
+}
+
+static struct engine_ops count_engine = {
+	.name = "count", .desc = "counts requests, for the worker test",
+	.queue = count_queue, .commit = count_commit, .getevents = count_getevents,
+};
+
+static int flush_fd = -1;
+static int64_t flush_res = 1;
+
+/* One write and one fdatasync of a scratch file, then done. */
+static int flush_step(struct emu_worker *w)
+{
+	char buf[512] = { 0 };
+	if (emu_io(w, CLS_TXN, IO_WRITE, flush_fd, buf, sizeof(buf), 0) != sizeof(buf))
+		return -5;
+	flush_res = emu_io(w, CLS_TXN, IO_FDATASYNC, flush_fd, NULL, 0, 0);
+	return 1;
+}
+
+static const struct emu_ops flush_ops = {
+	.name = "flush-test",
+	.desc = "a write and a flush through emu_io(), for the worker test",
+	.flags = EMU_NO_TARGET,
+	.classes = txn_classes,
+	.step = flush_step,
+};
+
+static void flush_once(unsigned engine_flags)
+{
+	static const struct emu_point pts[] = { { .threads = 1, .qd = 1, .write_pct = -1 } };
+	const struct run_config cfg = {
+		.emu = &flush_ops, .points = pts, .npoints = 1, .seed = 1, .time_ns = 1000000000,
+		.engine = &count_engine,
+	};
+	struct result res;
+	char err[256] = "";
+
+	count_engine.flags = engine_flags;
+	memset(eng_ops, 0, sizeof(eng_ops));
+	flush_res = 1;
+	result_init(&res);
+	int rc = runner_run(&cfg, &res, err, sizeof(err));
+	CHECK(rc == 0, "rc %d: %s", rc, err);
+	CHECK(eng_ops[IO_WRITE] == 1, "the engine took %u writes, not 1", eng_ops[IO_WRITE]);
+	CHECK(flush_res == 0, "the flush returned %lld", (long long)flush_res);
+	result_release(&res);
+}
+
+static void test_flush_in_thread(void)
+{
+	char path[] = "/tmp/appio-test-worker-XXXXXX";
+	flush_fd = mkstemp(path);
+	CHECK(flush_fd >= 0, "mkstemp failed");
+	if (flush_fd < 0)
+		return;
+	unlink(path);
+	flush_once(0);
+	CHECK(eng_ops[IO_FDATASYNC] == 0, "an asynchronous engine was handed %u flushes",
+	      eng_ops[IO_FDATASYNC]);
+	flush_once(ENGINE_NO_IO);       /* a null engine keeps them: no I/O at all */
+	CHECK(eng_ops[IO_FDATASYNC] == 1, "a no-I/O engine was handed %u flushes, not 1",
+	      eng_ops[IO_FDATASYNC]);
+	close(flush_fd);
+}
+
 int main(void)
 {
 	RUN(test_group_counted_whole);
 	RUN(test_streams_per_point);
+	RUN(test_flush_in_thread);
 	return check_done();
 }
