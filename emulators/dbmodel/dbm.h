@@ -37,7 +37,6 @@
 #include "appio/cond.h"
 #include "appio/emulator.h"
 #include "dbm_pool.h"
-#include "dbm_purge.h"
 #include "dbm_sec.h"
 #include "dbm_tree.h"
 
@@ -161,7 +160,7 @@ struct dbm_txn {
 struct dbm_cleaner {
 	uint64_t t_round;               /* when the current round began */
 	uint64_t prev_lsn, lsn_avg_rate, avg_page_rate, sum_pages, last_pages;
-	uint64_t async_lsn;             /* innodb: flush everything changed below it (0: none) */
+	bool awake;                     /* innodb: woken (async point, LRU, 90% dirty), not yet idle */
 	uint64_t t_prev;                /* innodb: last averaging; postgres: checkpoint start */
 	unsigned n_iter;
 	uint64_t ckpt_redo;             /* postgres: redo point of the running checkpoint */
@@ -188,13 +187,9 @@ struct dbm {
 	uint64_t pages;                 /* tablespace pages allocated */
 	uint32_t frames, scan_depth, user_scan, batch;
 	uint64_t log_capacity, af_lwm, async_age, max_age;      /* innodb */
-	bool adaptive_lwm;              /* innodb: adaptive flushing from af_lwm (not 10.11's default) */
 	uint64_t ckpt_wal, ckpt_timeout_ns;                     /* postgres */
 	uint64_t undo_first, undo_pages, rseg_first;            /* innodb undo */
 	uint32_t purge_lag_ms;          /* innodb: purge takes transactions committed this long ago */
-	struct dbm_purge_coord purge_coord;     /* innodb: purge threads in use (hist_mx) */
-	unsigned purge_use, purge_age_pct;
-	uint32_t purge_round_ms, purge_age_ms;
 
 	pthread_mutex_t pool_mx;
 	pthread_cond_t pool_cv;         /* a read or write finished, a frame was freed */

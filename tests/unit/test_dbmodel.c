@@ -11,7 +11,6 @@
 
 #include "dbmodel/dbm_heap.h"
 #include "dbmodel/dbm_pool.h"
-#include "dbmodel/dbm_purge.h"
 #include "dbmodel/dbm_sec.h"
 #include "dbmodel/dbm_tree.h"
 #include "dbmodel/tpcc_mix.h"
@@ -462,35 +461,6 @@ static void heap_prune_room(void)
 	CHECK(!dbm_heap_read(&h, 105), "released");
 }
 
-/* MariaDB 10.11's purge coordinator: threads taken away as the redo log fills */
-static void purge_coordinator(void)
-{
-	struct dbm_purge_coord c;
-
-	dbm_purge_coord_init(&c, 4);
-	CHECK(c.series[1] == 24 && c.series[2] == 18 && c.series[3] == 12 && c.series[4] == 6,
-	      "4 threads: 60 points as 24, 18, 12, 6 (%u %u %u %u)", c.series[1], c.series[2],
-	      c.series[3], c.series[4]);
-	CHECK(c.lwm == 20 && c.hwm == 26, "marks 20 and 26: %u %u", c.lwm, c.hwm);
-	CHECK(dbm_purge_coord_round(&c, 100, 10) == 4, "a young log: all four");
-	CHECK(dbm_purge_coord_round(&c, 200, 30) == 3 && c.lwm == 26 && c.hwm == 38,
-	      "history growing, age 30%%: three, marks 26 and 38 (%u %u)", c.lwm, c.hwm);
-	CHECK(dbm_purge_coord_round(&c, 200, 90) == 3, "history not growing: no change");
-	CHECK(dbm_purge_coord_round(&c, 300, 40) == 2, "age 40%%: two");
-	CHECK(dbm_purge_coord_round(&c, 400, 60) == 1 && c.hwm == 80, "age 60%%: one, high mark 80");
-	CHECK(dbm_purge_coord_round(&c, 500, 85) == 0, "one thread and 85%%: purge waits");
-	CHECK(dbm_purge_coord_round(&c, 450, 85) == 0, "still growing against the last round that ran");
-	CHECK(dbm_purge_coord_round(&c, 350, 85) == 1, "shrinking: one thread runs");
-	CHECK(dbm_purge_coord_round(&c, 360, 10) == 2 && c.lwm == 38 && c.hwm == 56,
-	      "growing in a young log: a thread back, marks 38 and 56 (%u %u)", c.lwm, c.hwm);
-	dbm_purge_coord_init(&c, 7);
-	unsigned sum = 0;
-	for (unsigned i = 1; i <= 7; i++)
-		sum += c.series[i];
-	CHECK(sum == 60 && c.series[1] == 9 && c.series[4] == 9 && c.series[5] == 8 && c.series[7] == 8,
-	      "7 threads: 60 points spread 9, 9, 9, 9, 8, 8, 8");
-}
-
 int main(void)
 {
 	RUN(tree_geometry);
@@ -504,6 +474,5 @@ int main(void)
 	RUN(dirty_and_flush_list);
 	RUN(nurand);
 	RUN(mix);
-	RUN(purge_coordinator);
 	return check_done();
 }
