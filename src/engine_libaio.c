@@ -13,7 +13,6 @@
 #include <limits.h>
 #include <stdlib.h>
 
-
 struct libaio_data {
 	io_context_t ctx;
 	unsigned qd;

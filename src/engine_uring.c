@@ -14,7 +14,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-
 struct uring_data {
 	struct io_uring ring;
 	bool ready;                 /* ring set up: release must tear it down */

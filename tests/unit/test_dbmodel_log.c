@@ -20,8 +20,6 @@
 
 #define NW 8
 
-extern const struct engine_ops engine_sync;
-
 static const struct emu_ops fake_ops = {
 	.name = "dbm-test",
 	.classes = (const char *const[]){ DBM_CLASS_NAMES, NULL },

@@ -14,7 +14,6 @@
 #include "appio/engine.h"
 #include "check.h"
 
-extern const struct engine_ops engine_sync;
 extern const struct engine_ops engine_null;
 #ifdef HAVE_LIBAIO
 extern const struct engine_ops engine_libaio;
