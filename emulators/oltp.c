@@ -52,6 +52,7 @@
 #include "dbmodel/dbm.h"
 #include "dbmodel/dbm_heap.h"
 #include "dbmodel/dbm_lock.h"
+#include "dbmodel/dbm_vacuum.h"
 
 enum oltp_mode { M_READ_WRITE, M_READ_ONLY, M_WRITE_ONLY, M_POINT_SELECT };
 static const char *const mode_names[] = { "read_write", "read_only", "write_only",
@@ -239,6 +240,12 @@ static int table_geometry(struct oltp_run *r, struct oltp_table *t, uint64_t row
 	if (!rc)
 		rc = dbm_tree_init(&t->k, rows, per_idx, per_idx, dbm_alloc(db, 0));
 	dbm_alloc(db, rc ? 0 : t->k.npages);
+	if (!rc)
+		rc = dbm_vac_add(db, &(struct dbm_vac_table){
+			.hs = &t->hs, .grow_first = t->grow_first, .grow_pages = t->grow_pages,
+			.appended = &t->appended, .per_page = per_heap,
+			.idx_first = { t->pk.first_page, t->k.first_page },
+			.idx_pages = { t->pk.npages, t->k.npages }, .nidx = 2, .reltuples = rows });
 	return rc;
 }
 

@@ -16,6 +16,7 @@
 #include "appio/xalloc.h"
 #include "dbm.h"
 #include "dbm_calib.h"
+#include "dbm_vacuum.h"
 
 const char *const dbm_model_names[] = { "innodb", "postgres", NULL };
 
@@ -72,6 +73,7 @@ int dbm_config(struct dbm *db, const struct dbm_opts *o, char *err, size_t errle
 	db->page_size = innodb ? 16384 : 8192;  /* innodb_page_size; PostgreSQL BLCKSZ */
 	db->commit_mode = innodb ? (unsigned)o->flush_log_at_commit : o->synchronous_commit ? 1 : 0;
 	db->doublewrite = innodb && o->doublewrite;
+	db->autovacuum = !innodb && o->autovacuum;
 	db->io_capacity = o->io_capacity;
 	db->io_capacity_max = o->io_capacity_max;
 	/* MariaDB 10.11 innodb_log_file_size 96M; PostgreSQL 15 max_wal_size 1GB */
@@ -323,8 +325,12 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 	atomic_store(&db->epoch, 1);
 	db->started = true;
 	/* innodb: page cleaner, log timer, innodb_purge_threads (4) purge workers;
-	   postgres: checkpointer, bgwriter, WAL writer */
-	run->bg_workers = db->model == DBM_INNODB ? 2 + PURGE_THREADS + WRITE_THREADS : 3;
+	   postgres: checkpointer, bgwriter, WAL writer, and the autovacuum worker
+	   when the emulator gave it tables */
+	run->bg_workers = db->model == DBM_INNODB ? 2 + PURGE_THREADS + WRITE_THREADS
+						  : 3 + (db->vac != NULL);
+	if (db->vac)
+		dbm_vac_begin(db);
 	/* a flush batch with its neighbours fills the doublewrite area (128 pages) */
 	run->max_io = (uint32_t)(DBLWR_PAGES * db->page_size > MIB ? DBLWR_PAGES * db->page_size : MIB);
 	run->writes = true;
@@ -364,6 +370,7 @@ void dbm_release(struct dbm *db)
 	free(db->space_first);
 	db->space_first = NULL;
 	db->nspaces = db->space_cap = 0;
+	dbm_vac_release(db);
 	if (!db->started)
 		return;
 	dbm_pool_release(&db->pool);
@@ -480,13 +487,11 @@ static int get_frame(struct emu_worker *w, struct dbm *db, uint32_t *out)
 	}
 }
 
-/* With pool_mx held: modify frame @fi, generating @redo bytes (plus a full-page image). */
-static void modify(struct emu_worker *w, struct dbm *db, uint32_t fi, uint32_t redo)
+uint64_t dbm_log_change(struct emu_worker *w, struct dbm *db, uint64_t page, uint32_t redo, bool image)
 {
 	uint64_t bytes = redo;
-	uint64_t page = db->pool.f[fi].page;
 
-	if (db->page_epoch) {
+	if (db->page_epoch && image) {
 		/* PostgreSQL full_page_writes: the first change after a checkpoint's redo
 		   point logs the whole page, less its free-space hole (~10%) */
 		uint32_t e = atomic_load(&db->epoch);
@@ -497,10 +502,19 @@ static void modify(struct emu_worker *w, struct dbm *db, uint32_t fi, uint32_t r
 			emu_count(w, DBM_C_FPI_BYTES, fpi);
 		}
 	}
-	uint64_t lsn = dbm_log_advance(w, db, bytes);
+	return dbm_log_advance(w, db, bytes);
+}
+
+/* With pool_mx held: modify frame @fi, generating @redo bytes (plus a
+   full-page image unless DBM_NO_IMAGE is in @flags). */
+static void modify(struct emu_worker *w, struct dbm *db, uint32_t fi, uint32_t redo, unsigned flags)
+{
+	uint64_t page = db->pool.f[fi].page;
+	uint64_t lsn = dbm_log_change(w, db, page, redo, !(flags & DBM_NO_IMAGE));
+
 	if (dbm_pool_dirty(&db->pool, fi, lsn))
 		emu_count(w, DBM_C_DIRTIED, 1);
-	if (db->page_hint)
+	if (db->page_hint && !(flags & DBM_NO_IMAGE))
 		db->page_hint[page] = 1;
 }
 
@@ -592,7 +606,7 @@ int dbm_page(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned flags
 		if (redo && (flags & DBM_CREATE) && db->page_epoch)
 			db->page_epoch[page] = atomic_load(&db->epoch);
 		if (redo)
-			modify(w, db, fi, redo);
+			modify(w, db, fi, redo, flags);
 		else if (db->page_hint && db->page_hint[page])
 			hint(w, db, fi);
 		break;
@@ -823,7 +837,9 @@ int dbm_bg_step(struct emu_worker *w, struct dbm *db)
 		return dbm_flush_checkpointer(w, db);
 	case 1:
 		return dbm_flush_bgwriter(w, db);
-	default:
+	case 2:
 		return log_timer(w, db);
+	default:
+		return dbm_vac_step(w, db);
 	}
 }

@@ -49,6 +49,7 @@ struct dbm_opts {
 	uint64_t log_size;              /* bytes; 0: the model's default */
 	uint64_t flush_log_at_commit;   /* 0, 1, 2 (innodb) */
 	bool synchronous_commit;        /* postgres */
+	bool autovacuum;                /* postgres */
 	bool doublewrite;               /* innodb */
 	double cpu_per_stmt;            /* microseconds of CPU per statement */
 	double cpu_per_read;            /* microseconds of CPU per page read; -1: the model's */
@@ -79,6 +80,10 @@ extern const char *const dbm_model_names[];
 	  .max = 2 }, \
 	{ "synchronous-commit", OPT_BOOL, DBM_OPT(base, synchronous_commit), "on", \
 	  "postgres synchronous_commit: on waits for the WAL fsync, off leaves it to the WAL writer" }, \
+	{ "autovacuum", OPT_BOOL, DBM_OPT(base, autovacuum), "on", \
+	  "postgres autovacuum, PostgreSQL 15's defaults: a worker visits the database every 60 s " \
+	  "(first 40 s after the start), vacuums and analyzes the tables past their thresholds, " \
+	  "cost-limited, through a 256 KiB ring; tables start vacuumed (oltp; tpcc: not yet)" }, \
 	{ "doublewrite", OPT_BOOL, DBM_OPT(base, doublewrite), "on", \
 	  "innodb_doublewrite: page-cleaner batches go through the doublewrite area first" }, \
 	{ "cpu-per-stmt", OPT_DOUBLE, DBM_OPT(base, cpu_per_stmt), "-1", \
@@ -130,6 +135,8 @@ enum dbm_counter {
 /* dbm_page() flags. */
 enum dbm_page_flags {
 	DBM_CREATE = 1 << 0,    /* a new page (append, undo): no read on a miss */
+	DBM_NO_IMAGE = 1 << 1,  /* postgres: a change logged without a full-page image
+				   (a visibility-map mark, with wal_log_hints off) */
 };
 
 /*
@@ -175,6 +182,7 @@ struct dbm {
 	uint32_t page_size, log_block;
 	unsigned commit_mode;           /* 0, 1, 2 as innodb_flush_log_at_trx_commit */
 	bool doublewrite;
+	bool autovacuum;                /* postgres: --autovacuum */
 	bool flush_neighbors;           /* innodb_flush_neighbors = 1 on rotational storage */
 	uint64_t cpu_ns, rtt_ns;
 	uint64_t read_cpu_ns;           /* --cpu-per-read */
@@ -226,6 +234,7 @@ struct dbm {
 	uint64_t wq_page[DBM_WQ_MAX];
 	unsigned wq_n, wq_next, wq_done;
 	int wq_rc;
+	struct dbm_vac *vac;            /* postgres autovacuum (dbm_vacuum.h); NULL: none */
 	bool started;
 };
 
@@ -325,6 +334,10 @@ int dbm_bg_step(struct emu_worker *w, struct dbm *db);
 /*
  * Internal to the model (dbm_log.c, dbm_flush.c), shared between its files.
  */
+/* With pool_mx held: log a change of @page, @redo bytes and, when @image and
+   it is the page's first change since the checkpoint's redo point
+   (postgres), a full-page image. Returns the change's end LSN. */
+uint64_t dbm_log_change(struct emu_worker *w, struct dbm *db, uint64_t page, uint32_t redo, bool image);
 /* Advance the LSN by @bytes; caller holds pool_mx. Returns the new end LSN. */
 uint64_t dbm_log_advance(struct emu_worker *w, struct dbm *db, uint64_t bytes);
 /* Wait while the log has no space (checkpoint age over max): a stall. 0 or 1 (stopping). */
@@ -337,6 +350,8 @@ int dbm_log_checkpoint(struct emu_worker *w, struct dbm *db, uint64_t lsn);
    place; @evict: free the frames still clean afterwards (an LRU flush). */
 int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, unsigned n,
 		    bool dblwr, bool evict);
+/* Write @page in place (one request; the caller counts it). 0 or -errno. */
+int dbm_page_write(struct emu_worker *w, struct dbm *db, uint64_t page);
 /* An I/O worker's round: write pages of the posted batch, or wait a little (innodb). */
 int dbm_flush_io_worker(struct emu_worker *w, struct dbm *db);
 /* Wake the background flusher now. */

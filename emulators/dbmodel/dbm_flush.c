@@ -136,7 +136,7 @@ static int sync_spaces(struct emu_worker *w, struct dbm *db)
 	return 0;
 }
 
-static int write_page(struct emu_worker *w, struct dbm *db, uint64_t page)
+int dbm_page_write(struct emu_worker *w, struct dbm *db, uint64_t page)
 {
 	int64_t r = emu_io(w, DBM_CLS_PAGE_WRITE, IO_WRITE, db->fd, emu_buf(w, 0), db->page_size,
 			   db->data_off + page * db->page_size);
@@ -152,7 +152,7 @@ static void write_posted(struct emu_worker *w, struct dbm *db)
 	while (db->wq_next < db->wq_n) {
 		uint64_t page = db->wq_page[db->wq_next++];
 		pthread_mutex_unlock(&db->wq_mx);
-		int rc = write_page(w, db, page);
+		int rc = dbm_page_write(w, db, page);
 		pthread_mutex_lock(&db->wq_mx);
 		if (rc && !db->wq_rc)
 			db->wq_rc = rc;
@@ -222,7 +222,7 @@ int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, un
 	if (db->model == DBM_INNODB)
 		rc = write_batch(w, db, pages, n);
 	for (unsigned i = 0; i < n && !rc && db->model != DBM_INNODB; i++)
-		rc = write_page(w, db, pages[i]);
+		rc = dbm_page_write(w, db, pages[i]);
 	emu_count(w, DBM_C_WRITTEN, n);
 	for (unsigned i = 0; i < n; i++)
 		atomic_store(&db->space_unsynced[dbm_space_of(db, pages[i])], true);

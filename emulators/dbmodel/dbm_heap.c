@@ -11,15 +11,21 @@
 int dbm_heap_init(struct dbm_heap *h, uint64_t first_page, uint64_t npages)
 {
 	h->st = calloc(npages ? npages : 1, sizeof(*h->st));
+	h->changed = calloc(npages ? npages : 1, sizeof(*h->changed));
 	h->first = first_page;
 	h->npages = npages;
-	return h->st ? 0 : -ENOMEM;
+	atomic_init(&h->n_dead, 0);
+	if (h->st && h->changed)
+		return 0;
+	dbm_heap_release(h);
+	return -ENOMEM;
 }
 
 void dbm_heap_release(struct dbm_heap *h)
 {
 	free((void *)h->st);
-	h->st = NULL;
+	free((void *)h->changed);
+	h->st = h->changed = NULL;
 	h->npages = 0;
 }
 
@@ -27,6 +33,14 @@ static _Atomic uint8_t *slot(struct dbm_heap *h, uint64_t page)
 {
 	return h->st && page >= h->first && page - h->first < h->npages ? &h->st[page - h->first]
 									: NULL;
+}
+
+/* The page changed: no longer all-visible (a load first: most pages already are not). */
+static void mark_changed(struct dbm_heap *h, uint64_t page)
+{
+	_Atomic uint8_t *c = &h->changed[page - h->first];
+	if (!atomic_load_explicit(c, memory_order_relaxed))
+		atomic_store_explicit(c, 1, memory_order_relaxed);
 }
 
 bool dbm_heap_read(struct dbm_heap *h, uint64_t page)
@@ -57,6 +71,7 @@ bool dbm_heap_take_room(struct dbm_heap *h, uint64_t page)
 			return false;
 	} while (!atomic_compare_exchange_weak_explicit(s, &v, (uint8_t)(v - 16), memory_order_relaxed,
 							memory_order_relaxed));
+	mark_changed(h, page);
 	return true;
 }
 
@@ -65,10 +80,31 @@ void dbm_heap_dead(struct dbm_heap *h, uint64_t page)
 	_Atomic uint8_t *s = slot(h, page);
 	if (!s)
 		return;
+	atomic_fetch_add_explicit(&h->n_dead, 1, memory_order_relaxed);
+	mark_changed(h, page);
 	uint8_t v = atomic_load_explicit(s, memory_order_relaxed);
 	do {
 		if ((v & NIB) == NIB)
 			return;
 	} while (!atomic_compare_exchange_weak_explicit(s, &v, (uint8_t)(v + 1), memory_order_relaxed,
 							memory_order_relaxed));
+}
+
+unsigned dbm_heap_vacuum(struct dbm_heap *h, uint64_t page, bool *changed)
+{
+	_Atomic uint8_t *s = slot(h, page);
+	*changed = false;
+	if (!s)
+		return 0;
+	*changed = atomic_exchange_explicit(&h->changed[page - h->first], 0, memory_order_relaxed);
+	uint8_t v = atomic_load_explicit(s, memory_order_relaxed), nv;
+	unsigned dead;
+	do {
+		unsigned room = v >> 4;
+		dead = v & NIB;
+		room = room + dead > NIB ? NIB : room + dead;
+		nv = (uint8_t)(room << 4);
+	} while (!atomic_compare_exchange_weak_explicit(s, &v, nv, memory_order_relaxed,
+							memory_order_relaxed));
+	return dead;
 }

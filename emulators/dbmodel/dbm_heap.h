@@ -17,8 +17,11 @@
  * else on the same page with new index entries.
  *
  * Per page: dead tuples not yet pruned, and tuples' worth of room, each
- * counted to 15. Pages outside the range are ignored (no prune, no room).
- * Thread-safe: one atomic byte a page.
+ * counted to 15; and whether it changed since VACUUM last saw it (it is not
+ * all-visible: VACUUM will set its visibility-map bit and dirty it). The
+ * heap starts vacuumed (dbm_vacuum.h). Pages outside the range are ignored
+ * (no prune, no room). Thread-safe: atomic bytes a page, and the dead-tuple
+ * count (pg_stat's n_dead_tup since the start) autovacuum reads.
  */
 #ifndef APPIO_DBM_HEAP_H
 #define APPIO_DBM_HEAP_H
@@ -29,7 +32,9 @@
 
 struct dbm_heap {
 	_Atomic uint8_t *st;            /* low nibble dead tuples, high nibble room */
+	_Atomic uint8_t *changed;       /* 1: changed since the last vacuum of the page */
 	uint64_t first, npages;
+	_Atomic uint64_t n_dead;        /* tuples made dead (updated, deleted) so far */
 };
 
 /* Pages [@first_page, @first_page + @npages), full and without dead tuples. 0 or -ENOMEM. */
@@ -44,5 +49,12 @@ bool dbm_heap_take_room(struct dbm_heap *h, uint64_t page);
 
 /* A change that leaves a dead tuple on @page (an UPDATE's old version, a DELETE). */
 void dbm_heap_dead(struct dbm_heap *h, uint64_t page);
+
+/*
+ * VACUUM's visit of @page: its dead tuples become room; returns them, and
+ * in *@changed whether the page changed since its last vacuum (both mean
+ * VACUUM dirties it). The page is all-visible again.
+ */
+unsigned dbm_heap_vacuum(struct dbm_heap *h, uint64_t page, bool *changed);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "dbmodel/dbm.h"
 #include "dbmodel/dbm_lock.h"
+#include "dbmodel/dbm_vacuum.h"
 #include "check.h"
 #include "worker.h"
 
@@ -520,6 +521,66 @@ static void cleaner_async_window(void)
 	free(h);
 }
 
+/*
+ * PostgreSQL's autovacuum (dbm_vacuum.h): at the worker's visit a table
+ * whose dead tuples pass 50 + 0.2 x reltuples is vacuumed and, its changes
+ * past 50 + 0.1 x reltuples, analyzed: every heap page used, a miss read
+ * into the ring and a hit used in the pool; the pages with dead tuples are
+ * pruned (room again) and dirtied, those in the ring written by the worker;
+ * an index pass, as more than 2% of the pages had dead items. A table below
+ * its thresholds is left alone, and so is the vacuumed one at the next visit.
+ */
+static void pg_autovacuum(void)
+{
+	struct harness *h = harness_new(DBM_POSTGRES, 32 << 20, 2);
+
+	if (!h)
+		return;
+	struct dbm *db = &h->db;
+	struct emu_worker *w = &h->w[0].pub;
+	struct dbm_heap ha, hb;
+	_Atomic uint64_t app_a = 0, app_b = 0;
+	db->autovacuum = true;
+	CHECK(dbm_heap_init(&ha, 0, 60) == 0 && dbm_heap_init(&hb, 100, 60) == 0, "heaps");
+	/* 60 heap pages of 37 tuples and a 20-page index each: thresholds 494 dead, 272 changed */
+	CHECK(dbm_vac_add(db, &(struct dbm_vac_table){ .hs = &ha, .appended = &app_a, .per_page = 37,
+		.idx_first = { 60 }, .idx_pages = { 20 }, .nidx = 1, .reltuples = 2220 }) == 0 &&
+	      dbm_vac_add(db, &(struct dbm_vac_table){ .hs = &hb, .appended = &app_b, .per_page = 37,
+		.idx_first = { 160 }, .idx_pages = { 20 }, .nidx = 1, .reltuples = 2220 }) == 0,
+	      "tables added");
+	for (unsigned i = 0; i < 600; i++)
+		dbm_heap_dead(&ha, i % 30);     /* pages 0-29 */
+	for (unsigned i = 0; i < 100; i++)
+		dbm_heap_dead(&hb, 100);
+	for (uint64_t p = 0; p < 10; p++)
+		CHECK(dbm_page(w, db, p, 0, 0) == 0, "page %llu in the pool", (unsigned long long)p);
+	uint64_t reads0 = sum(h, DBM_C_READS), wal0 = sum(h, DBM_C_LOG_BYTES);
+	dbm_vac_visit_now(db);
+	for (unsigned i = 0; i < 10000 && (i == 0 || dbm_vac_busy(db)); i++)
+		CHECK(dbm_vac_step(w, db) == 0, "vacuum step");
+	uint64_t reads = sum(h, DBM_C_READS) - reads0;
+	/* heap 50 misses; index 20; the second pass's pages 10-29 left the 32-buffer
+	   ring (the index's went through it); analyze's first 28 pages too */
+	CHECK(reads >= 70 && reads <= 70 + 20 + 50, "pages read: %llu", (unsigned long long)reads);
+	CHECK(dbm_heap_take_room(&ha, 5) && dbm_heap_take_room(&ha, 29) && !dbm_heap_take_room(&ha, 30),
+	      "the dead tuples of pages 0-29 are room again, page 30 had none");
+	CHECK(!dbm_heap_take_room(&hb, 100), "the table below its threshold is not vacuumed");
+	CHECK(page_dirty(h, 0) && page_dirty(h, 9) && !page_dirty(h, 100), "the pool's hits are dirtied");
+	CHECK(sum(h, DBM_C_WRITTEN) >= 20, "the ring's dirtied pages are written by the worker: %llu",
+	      (unsigned long long)sum(h, DBM_C_WRITTEN));
+	CHECK(sum(h, DBM_C_LOG_BYTES) - wal0 >= 30 * (56 + 64), "prune and visibility records logged: %llu bytes",
+	      (unsigned long long)(sum(h, DBM_C_LOG_BYTES) - wal0));
+	reads0 = sum(h, DBM_C_READS);
+	dbm_vac_visit_now(db);
+	for (unsigned i = 0; i < 100; i++)
+		CHECK(dbm_vac_step(w, db) == 0, "vacuum step");
+	CHECK(sum(h, DBM_C_READS) == reads0 && !dbm_vac_busy(db), "the next visit finds nothing to do");
+	dbm_heap_release(&ha);
+	dbm_heap_release(&hb);
+	harness_release(h);
+	free(h);
+}
+
 int main(void)
 {
 	RUN(group_commit);
@@ -528,6 +589,7 @@ int main(void)
 	RUN(cleaner_async_window);
 	RUN(pg_small_wal);
 	RUN(pg_new_page_no_fpi);
+	RUN(pg_autovacuum);
 	RUN(purge_delay);
 	RUN(lock_table);
 	RUN(lock_deadlock);
