@@ -10,7 +10,8 @@
  * tuple, stay on the page as dead tuples. The next access that fetches the
  * page once they are dead to every snapshot prunes it
  * (heap_page_prune_opt(), called from index fetches and scans, when the
- * page is less than 10% free, as a full heap page always is): the dead
+ * page is less than 10% free, as a full heap page always is, and one with
+ * room for fewer than four tuples; a page with more room is left): the dead
  * tuples' space is freed, WAL-logged (XLOG_HEAP2_PRUNE) and the page
  * dirtied. A later UPDATE of a row on that page finds room for its new
  * version there: HOT when no indexed column changed (no index entries),
@@ -41,7 +42,8 @@ struct dbm_heap {
 int dbm_heap_init(struct dbm_heap *h, uint64_t first_page, uint64_t npages);
 void dbm_heap_release(struct dbm_heap *h);
 
-/* A fetch of @page: true when it prunes (it had dead tuples; they become room). */
+/* A fetch of @page: true when it prunes (it had dead tuples and less than 10%
+   free: they become room). */
 bool dbm_heap_read(struct dbm_heap *h, uint64_t page);
 
 /* An UPDATE's new version: true when it fits on @page (a tuple's room, taken). */
@@ -49,6 +51,9 @@ bool dbm_heap_take_room(struct dbm_heap *h, uint64_t page);
 
 /* A change that leaves a dead tuple on @page (an UPDATE's old version, a DELETE). */
 void dbm_heap_dead(struct dbm_heap *h, uint64_t page);
+
+/* Whether @page changed since its last vacuum (not all-visible); false outside the range. */
+bool dbm_heap_changed(const struct dbm_heap *h, uint64_t page);
 
 /*
  * VACUUM's visit of @page: its dead tuples become room; returns them, and

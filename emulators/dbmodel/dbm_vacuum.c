@@ -21,6 +21,7 @@
 #define COST_DIRTY 20                   /* vacuum_cost_page_dirty */
 #define COST_LIMIT 200                  /* vacuum_cost_limit */
 #define COST_DELAY_NS 2000000ULL        /* autovacuum_vacuum_cost_delay 2 ms */
+#define SKIP_PAGES 32                   /* SKIP_PAGES_THRESHOLD: all-visible runs VACUUM skips */
 #define ANALYZE_PAGES 30000
 #define DBM_NO_PAGE UINT64_MAX          /* an empty ring buffer */             /* 300 x default_statistics_target 100 rows */
 /* WAL record bytes (header, block reference, body) */
@@ -49,6 +50,7 @@ struct dbm_vac {
 	enum phase ph;
 	bool analyze;                   /* after the vacuum (or alone) */
 	uint64_t pos, total, loaded;    /* the phase's next page; heap pages: all, as loaded */
+	uint64_t scan_to;               /* P_HEAP: pages before it are scanned, all-visible or not */
 	unsigned idx;                   /* P_INDEX: the index in hand */
 	uint64_t dead_now, ins_now;     /* the counters when the table's turn came */
 	uint64_t grow_start, grow_new;  /* appended pages changed since the last vacuum */
@@ -220,7 +222,7 @@ static void pick(struct dbm_vac *v)
 		v->grow_new = news < t->grow_pages ? news : t->grow_pages;
 		v->grow_start = t->grow_pages ? vt->ins_at / t->per_page % t->grow_pages : 0;
 		v->nlp = 0;
-		v->pos = 0;
+		v->pos = v->scan_to = 0;
 		v->ph = vac ? P_HEAP : P_ANALYZE;
 		return;
 	}
@@ -262,10 +264,40 @@ static int phase_done(struct emu_worker *w, struct dbm *db, struct dbm_vac *v)
 	return rc;
 }
 
+/* Whether the heap's @j-th page changed since the table's last vacuum. */
+static bool heap_changed(const struct dbm_vac *v, const struct dbm_vac_table *t, uint64_t j)
+{
+	if (j < v->loaded)
+		return dbm_heap_changed(t->hs, t->hs->first + j);
+	return (j - v->loaded + t->grow_pages - v->grow_start) % t->grow_pages < v->grow_new;
+}
+
+/*
+ * P_HEAP at an all-visible page: lazy_scan_skip() skips a run of at least
+ * SKIP_PAGES all-visible pages (the visibility map says they hold nothing
+ * to vacuum); a shorter run is scanned. Moves v->pos past a skipped run.
+ */
+static void skip_visible(struct dbm_vac *v, const struct dbm_vac_table *t)
+{
+	uint64_t end = v->pos;
+
+	while (end < v->total && !heap_changed(v, t, end))
+		end++;
+	if (end - v->pos >= SKIP_PAGES)
+		v->pos = end;
+	v->scan_to = end;
+}
+
 /* One page of the current phase. */
 static int one_page(struct emu_worker *w, struct dbm *db, struct dbm_vac *v)
 {
 	const struct dbm_vac_table *t = &v->tab[v->cur].t;
+
+	if (v->ph == P_HEAP && v->pos >= v->scan_to && !heap_changed(v, t, v->pos)) {
+		skip_visible(v, t);
+		if (v->pos >= v->total)
+			return 0;
+	}
 	uint64_t j = v->pos++;
 
 	switch (v->ph) {
@@ -278,7 +310,7 @@ static int one_page(struct emu_worker *w, struct dbm *db, struct dbm_vac *v)
 			if (changed)
 				v->lp[v->nlp++] = page;
 		} else {
-			changed = (j - v->loaded + t->grow_pages - v->grow_start) % t->grow_pages < v->grow_new;
+			changed = heap_changed(v, t, j);
 		}
 		uint32_t redo = (dead ? REC_PRUNE + 2 * dead : 0) + (changed || dead ? REC_VISIBLE : 0);
 		return use_page(w, db, v, page, redo, dead > 0);

@@ -451,10 +451,13 @@ static void heap_prune_room(void)
 	for (int i = 0; i < 40; i++)
 		dbm_heap_dead(&h, 109);
 	CHECK(dbm_heap_read(&h, 109), "prune of many");
+	dbm_heap_dead(&h, 109);
+	CHECK(!dbm_heap_read(&h, 109), "a page 10%% free or more is not pruned");
 	int n = 0;
 	while (dbm_heap_take_room(&h, 109))
 		n++;
 	CHECK(n == 15, "room counted to 15: %d", n);
+	CHECK(dbm_heap_read(&h, 109), "with the room used, the dead tuple left is pruned");
 	dbm_heap_dead(&h, 110);
 	CHECK(!dbm_heap_read(&h, 110) && !dbm_heap_take_room(&h, 99), "pages outside are ignored");
 	dbm_heap_release(&h);
