@@ -18,6 +18,7 @@ int dbm_heap_init(struct dbm_heap *h, uint64_t first_page, uint64_t npages)
 	h->first = first_page;
 	h->npages = npages;
 	atomic_init(&h->n_dead, 0);
+	atomic_init(&h->n_changed, 0);
 	if (h->st && h->changed)
 		return 0;
 	dbm_heap_release(h);
@@ -60,6 +61,7 @@ bool dbm_heap_read(struct dbm_heap *h, uint64_t page)
 		nv = (uint8_t)(room << 4);
 	} while (!atomic_compare_exchange_weak_explicit(s, &v, nv, memory_order_relaxed,
 							memory_order_relaxed));
+	atomic_fetch_sub_explicit(&h->n_dead, v & NIB, memory_order_relaxed);
 	return true;
 }
 
@@ -83,7 +85,7 @@ void dbm_heap_dead(struct dbm_heap *h, uint64_t page)
 	_Atomic uint8_t *s = slot(h, page);
 	if (!s)
 		return;
-	atomic_fetch_add_explicit(&h->n_dead, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&h->n_changed, 1, memory_order_relaxed);
 	mark_changed(h, page);
 	uint8_t v = atomic_load_explicit(s, memory_order_relaxed);
 	do {
@@ -91,6 +93,7 @@ void dbm_heap_dead(struct dbm_heap *h, uint64_t page)
 			return;
 	} while (!atomic_compare_exchange_weak_explicit(s, &v, (uint8_t)(v + 1), memory_order_relaxed,
 							memory_order_relaxed));
+	atomic_fetch_add_explicit(&h->n_dead, 1, memory_order_relaxed);
 }
 
 bool dbm_heap_changed(const struct dbm_heap *h, uint64_t page)
@@ -115,5 +118,6 @@ unsigned dbm_heap_vacuum(struct dbm_heap *h, uint64_t page, bool *changed)
 		nv = (uint8_t)(room << 4);
 	} while (!atomic_compare_exchange_weak_explicit(s, &v, nv, memory_order_relaxed,
 							memory_order_relaxed));
+	atomic_fetch_sub_explicit(&h->n_dead, dead, memory_order_relaxed);
 	return dead;
 }

@@ -21,8 +21,10 @@
  * counted to 15; and whether it changed since VACUUM last saw it (it is not
  * all-visible: VACUUM will set its visibility-map bit and dirty it). The
  * heap starts vacuumed (dbm_vacuum.h). Pages outside the range are ignored
- * (no prune, no room). Thread-safe: atomic bytes a page, and the dead-tuple
- * count (pg_stat's n_dead_tup since the start) autovacuum reads.
+ * (no prune, no room). Thread-safe: atomic bytes a page, and the counts
+ * autovacuum reads: the dead tuples not yet pruned or vacuumed (pg_stat's
+ * n_dead_tup, which a prune lowers too: pgstat_update_heap_dead_tuples())
+ * and the tuples updated or deleted since the start.
  */
 #ifndef APPIO_DBM_HEAP_H
 #define APPIO_DBM_HEAP_H
@@ -35,7 +37,8 @@ struct dbm_heap {
 	_Atomic uint8_t *st;            /* low nibble dead tuples, high nibble room */
 	_Atomic uint8_t *changed;       /* 1: changed since the last vacuum of the page */
 	uint64_t first, npages;
-	_Atomic uint64_t n_dead;        /* tuples made dead (updated, deleted) so far */
+	_Atomic int64_t n_dead;         /* dead tuples on the pages, not pruned or vacuumed */
+	_Atomic uint64_t n_changed;     /* tuples updated or deleted so far */
 };
 
 /* Pages [@first_page, @first_page + @npages), full and without dead tuples. 0 or -ENOMEM. */

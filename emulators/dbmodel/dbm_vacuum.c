@@ -34,7 +34,7 @@ enum phase { P_HEAP, P_INDEX, P_HEAP2, P_ANALYZE };
 
 struct vac_table {
 	struct dbm_vac_table t;
-	uint64_t dead_at, ins_at, mod_at;       /* the counters at its last vacuum / analyze */
+	uint64_t chg_at, ins_at, mod_at;        /* the counters at its last vacuum / analyze */
 };
 
 struct ring_buf {
@@ -52,7 +52,7 @@ struct dbm_vac {
 	uint64_t pos, total, loaded;    /* the phase's next page; heap pages: all, as loaded */
 	uint64_t scan_to;               /* P_HEAP: pages before it are scanned, all-visible or not */
 	unsigned idx;                   /* P_INDEX: the index in hand */
-	uint64_t dead_now, ins_now;     /* the counters when the table's turn came */
+	uint64_t chg_now, ins_now;      /* the counters when the table's turn came */
 	uint64_t grow_start, grow_new;  /* appended pages changed since the last vacuum */
 	uint64_t *lp, nlp, lp_cap;      /* heap pages with dead items (the second pass's) */
 	double leaf_frac, leaf_acc;     /* share of index leaves with dead entries */
@@ -205,15 +205,15 @@ static void pick(struct dbm_vac *v)
 	for (; v->cur < v->n; v->cur++) {
 		struct vac_table *vt = &v->tab[v->cur];
 		const struct dbm_vac_table *t = &vt->t;
-		uint64_t dead = atomic_load_explicit(&t->hs->n_dead, memory_order_relaxed);
+		int64_t dead = atomic_load_explicit(&t->hs->n_dead, memory_order_relaxed);
+		uint64_t chg = atomic_load_explicit(&t->hs->n_changed, memory_order_relaxed);
 		uint64_t ins = atomic_load_explicit(t->appended, memory_order_relaxed);
 		double rt = (double)t->reltuples;
-		bool vac = (double)(dead - vt->dead_at) > 50 + 0.2 * rt ||
-			   (double)(ins - vt->ins_at) > 1000 + 0.2 * rt;
-		v->analyze = (double)(dead + ins - vt->mod_at) > 50 + 0.1 * rt;
+		bool vac = (double)dead > 50 + 0.2 * rt || (double)(ins - vt->ins_at) > 1000 + 0.2 * rt;
+		v->analyze = (double)(chg + ins - vt->mod_at) > 50 + 0.1 * rt;
 		if (!vac && !v->analyze)
 			continue;
-		v->dead_now = dead;
+		v->chg_now = chg;
 		v->ins_now = ins;
 		uint64_t used = (ins + t->per_page - 1) / t->per_page;
 		v->loaded = t->hs->npages;
@@ -249,14 +249,14 @@ static int phase_done(struct emu_worker *w, struct dbm *db, struct dbm_vac *v)
 		return 0;
 	}
 	if (v->ph != P_ANALYZE) {       /* the vacuum is over */
-		vt->dead_at = v->dead_now;
+		vt->chg_at = v->chg_now;
 		vt->ins_at = v->ins_now;
 		if (v->analyze) {
 			v->ph = P_ANALYZE;
 			return 0;
 		}
 	} else {
-		vt->mod_at = v->dead_now + v->ins_now;
+		vt->mod_at = v->chg_now + v->ins_now;
 	}
 	rc = ring_flush(w, db, v);
 	v->cur++;
@@ -317,14 +317,14 @@ static int one_page(struct emu_worker *w, struct dbm *db, struct dbm_vac *v)
 	}
 	case P_INDEX: {
 		if (j == 0) {
-			uint64_t items = v->dead_now - v->tab[v->cur].dead_at;
+			uint64_t items = v->chg_now - v->tab[v->cur].chg_at;
 			v->leaf_frac = 1 - exp(-(double)items / (double)t->idx_pages[v->idx]);
 		}
 		v->leaf_acc += v->leaf_frac;
 		bool dirty = v->leaf_acc >= 1;
 		if (dirty)
 			v->leaf_acc -= 1;
-		uint64_t per_leaf = (v->dead_now - v->tab[v->cur].dead_at) / t->idx_pages[v->idx] + 1;
+		uint64_t per_leaf = (v->chg_now - v->tab[v->cur].chg_at) / t->idx_pages[v->idx] + 1;
 		return use_page(w, db, v, t->idx_first[v->idx] + j,
 				dirty ? REC_BTVACUUM + 2 * (uint32_t)per_leaf : 0, true);
 	}

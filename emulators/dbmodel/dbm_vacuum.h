@@ -10,9 +10,10 @@
  * 40 s after the server was ready (twice, 4 x 100,000 and 8 x 250,000
  * rows), then every 60 s. The worker takes the tables in order and, per
  * table:
- *   VACUUM   when its dead tuples since the last vacuum pass
- *            autovacuum_vacuum_threshold 50 + 0.2 x reltuples, or its
- *            inserts 1,000 + 0.2 x reltuples;
+ *   VACUUM   when its dead tuples (n_dead_tup: those neither pruned nor
+ *            vacuumed yet) pass autovacuum_vacuum_threshold 50 + 0.2 x
+ *            reltuples, or its inserts since the last vacuum 1,000 + 0.2 x
+ *            reltuples;
  *   ANALYZE  when its inserted, updated and deleted tuples since the last
  *            analyze pass 50 + 0.1 x reltuples.
  * The tables start vacuumed and analyzed (the load's own pass is over, as

@@ -444,8 +444,11 @@ static void heap_prune_room(void)
 	dbm_heap_dead(&h, 105);
 	CHECK(!dbm_heap_take_room(&h, 105), "dead tuples are no room before a prune");
 	CHECK(!dbm_heap_read(&h, 104), "a neighbour is untouched");
+	CHECK(atomic_load(&h.n_dead) == 2 && atomic_load(&h.n_changed) == 2, "two dead tuples counted");
 	CHECK(dbm_heap_read(&h, 105), "the next fetch prunes");
 	CHECK(!dbm_heap_read(&h, 105), "once");
+	CHECK(atomic_load(&h.n_dead) == 0 && atomic_load(&h.n_changed) == 2,
+	      "a prune lowers the dead tuples (n_dead_tup), not the changes");
 	CHECK(dbm_heap_take_room(&h, 105) && dbm_heap_take_room(&h, 105), "two tuples' room");
 	CHECK(!dbm_heap_take_room(&h, 105), "then none");
 	for (int i = 0; i < 40; i++)

@@ -543,14 +543,15 @@ static void pg_autovacuum(void)
 	_Atomic uint64_t app_a = 0, app_b = 0;
 	db->autovacuum = true;
 	CHECK(dbm_heap_init(&ha, 0, 70) == 0 && dbm_heap_init(&hb, 100, 60) == 0, "heaps");
-	/* heap pages of 37 tuples and a 20-page index each: thresholds 494 dead, 272 changed */
+	/* heap pages of 37 tuples and a 20-page index each, 1,500 rows: thresholds
+	   350 dead tuples, 200 changed */
 	CHECK(dbm_vac_add(db, &(struct dbm_vac_table){ .hs = &ha, .appended = &app_a, .per_page = 37,
-		.idx_first = { 70 }, .idx_pages = { 20 }, .nidx = 1, .reltuples = 2220 }) == 0 &&
+		.idx_first = { 70 }, .idx_pages = { 20 }, .nidx = 1, .reltuples = 1500 }) == 0 &&
 	      dbm_vac_add(db, &(struct dbm_vac_table){ .hs = &hb, .appended = &app_b, .per_page = 37,
-		.idx_first = { 160 }, .idx_pages = { 20 }, .nidx = 1, .reltuples = 2220 }) == 0,
+		.idx_first = { 160 }, .idx_pages = { 20 }, .nidx = 1, .reltuples = 1500 }) == 0,
 	      "tables added");
 	for (unsigned i = 0; i < 600; i++)
-		dbm_heap_dead(&ha, i % 30);     /* pages 0-29 */
+		dbm_heap_dead(&ha, i % 30);     /* pages 0-29: 15 dead tuples each, 450 */
 	for (unsigned i = 0; i < 100; i++)
 		dbm_heap_dead(&hb, 100);
 	for (uint64_t p = 0; p < 10; p++)
