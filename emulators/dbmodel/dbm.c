@@ -311,6 +311,8 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 	dbm_pool_init(&db->pool, db->frames);
 	if (db->model == DBM_INNODB)    /* innodb_old_blocks_pct, innodb_old_blocks_time */
 		dbm_pool_set_midpoint(&db->pool, 37, 1000);
+	else
+		dbm_pool_set_clock(&db->pool);
 	if (db->model == DBM_POSTGRES) {
 		db->page_epoch = xcalloc(db->pages, sizeof(*db->page_epoch));
 		db->page_hint = xcalloc(db->pages, 1);
@@ -463,7 +465,9 @@ static int get_frame(struct emu_worker *w, struct dbm *db, uint32_t *out)
 		uint32_t fi = dbm_pool_take_free(p), dirty;
 		if (p->nfree < db->scan_depth / 2)
 			dbm_flush_kick(db);     /* buf_pool.need_LRU_eviction() */
-		if (fi == DBM_NIL && (fi = dbm_pool_victim(p, db->user_scan, &dirty)) != DBM_NIL)
+		if (fi == DBM_NIL)
+			fi = p->clock ? dbm_pool_clock_victim(p, &dirty) : dbm_pool_victim(p, db->user_scan, &dirty);
+		if (fi != DBM_NIL && db->pool.f[fi].state != DBM_FREE)
 			dbm_pool_evict(p, fi);
 		if (fi != DBM_NIL) {
 			*out = fi;

@@ -153,10 +153,20 @@ static void lru_remove(struct dbm_pool *p, uint32_t fi)
 	list_unlink(p, &p->lru, LRU, fi);
 }
 
+void dbm_pool_set_clock(struct dbm_pool *p)
+{
+	p->clock = true;
+}
+
 void dbm_pool_touch(struct dbm_pool *p, uint32_t fi, uint32_t now_ms)
 {
 	struct dbm_frame *f = &p->f[fi];
 
+	if (p->clock) {
+		if (f->usage < DBM_MAX_USAGE)
+			f->usage++;
+		return;
+	}
 	if (p->lru.head == fi || (f->old && now_ms - f->t_in < p->old_ms))
 		return;
 	lru_remove(p, fi);
@@ -202,6 +212,27 @@ uint32_t dbm_pool_victim(const struct dbm_pool *p, uint32_t depth, uint32_t *dir
 	return DBM_NIL;
 }
 
+uint32_t dbm_pool_clock_victim(struct dbm_pool *p, uint32_t *dirty)
+{
+	*dirty = DBM_NIL;
+	/* every page at most DBM_MAX_USAGE passes of the hand before it is at 0 */
+	for (uint64_t n = 0; n < (uint64_t)(DBM_MAX_USAGE + 1) * p->lru.len; n++) {
+		uint32_t fi = p->lru.tail;
+		struct dbm_frame *f = &p->f[fi];
+		if (f->state == DBM_READY && !f->writing && !f->usage) {
+			if (!f->dirty)
+				return fi;
+			*dirty = fi;
+			return DBM_NIL;
+		}
+		if (f->usage && f->state == DBM_READY && !f->writing)
+			f->usage--;
+		lru_remove(p, fi);      /* the hand passes it */
+		list_insert_after(p, &p->lru, LRU, DBM_NIL, fi);
+	}
+	return DBM_NIL;
+}
+
 void dbm_pool_evict(struct dbm_pool *p, uint32_t fi)
 {
 	uint32_t *link = &p->hash[hash_slot(p, p->f[fi].page)];
@@ -232,7 +263,7 @@ void dbm_pool_install(struct dbm_pool *p, uint32_t fi, uint64_t page, enum dbm_f
 	uint32_t slot = hash_slot(p, page);
 
 	p->f[fi] = (struct dbm_frame){ .page = page, .state = (uint8_t)state, .hnext = p->hash[slot],
-				       .t_in = now_ms };
+				       .t_in = now_ms, .usage = 1 };
 	p->hash[slot] = fi;
 	if (p->lru_old == DBM_NIL) {
 		list_insert_after(p, &p->lru, LRU, DBM_NIL, fi);
@@ -303,7 +334,9 @@ unsigned dbm_pool_pick_lru(struct dbm_pool *p, uint32_t depth, unsigned max, uin
 
 	for (uint32_t k = 0; fi != DBM_NIL && k < depth && n < max; k++) {
 		uint32_t prev = p->f[fi].lru_prev;
-		if (p->f[fi].dirty && !p->f[fi].writing && p->f[fi].state == DBM_READY) {
+		/* the clock sweep's bgwriter writes only pages it could reuse (usage 0) */
+		if (p->f[fi].dirty && !p->f[fi].writing && p->f[fi].state == DBM_READY &&
+		    !(p->clock && p->f[fi].usage)) {
 			dbm_pool_pick(p, fi);
 			out[n++] = fi;
 		}

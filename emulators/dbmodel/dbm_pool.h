@@ -54,7 +54,10 @@ struct dbm_frame {
 	bool old;               /* in the old sublist (midpoint insertion) */
 	bool reinit;            /* created and not written since: redo rebuilds it,
 				   its write needs no doublewrite copy */
+	uint8_t usage;          /* clock sweep: usage count, 0..DBM_MAX_USAGE */
 };
+
+#define DBM_MAX_USAGE 5         /* PostgreSQL's BM_MAX_USAGE_COUNT */
 
 struct dbm_list {
 	uint32_t head, tail, len;
@@ -68,6 +71,7 @@ struct dbm_pool {
 	uint32_t free_top, nfree;
 	uint32_t old_pct, old_ms;       /* midpoint insertion; old_pct 0: plain LRU */
 	uint32_t lru_old, old_len;      /* first frame of the old sublist, its length */
+	bool clock;                     /* PostgreSQL's clock sweep (dbm_pool_set_clock) */
 };
 
 /* Allocate a pool of @nframes (>= 4) frames, all free. Dies on allocation failure. */
@@ -87,8 +91,20 @@ uint32_t dbm_pool_lookup(const struct dbm_pool *p, uint64_t page);
 void dbm_pool_set_midpoint(struct dbm_pool *p, uint32_t old_pct, uint32_t old_ms);
 
 /*
+ * Replace as PostgreSQL's clock sweep does (freelist.c, StrategyGetBuffer())
+ * from now on: a page comes in with a usage count of 1, each hit adds one
+ * (up to DBM_MAX_USAGE), and the hand passing a page takes one away; the
+ * first page it finds at 0 is replaced. The LRU list is the clock: its tail
+ * is the hand, a page the hand passes goes to the head. So a page used again
+ * and again (an index leaf) outlives pages read once since (a heap page of a
+ * random row), which plain LRU evicts first. Call on an empty pool.
+ */
+void dbm_pool_set_clock(struct dbm_pool *p);
+
+/*
  * A hit at time @now_ms: make @fi the most recently used (with midpoint
- * insertion: only a young page, or an old one in the pool for old_ms or more).
+ * insertion: only a young page, or an old one in the pool for old_ms or more;
+ * with the clock sweep: one more use).
  */
 void dbm_pool_touch(struct dbm_pool *p, uint32_t fi, uint32_t now_ms);
 
@@ -102,6 +118,14 @@ uint32_t dbm_pool_take_free(struct dbm_pool *p);
  * that is not being written (a candidate for a single-page flush), or DBM_NIL.
  */
 uint32_t dbm_pool_victim(const struct dbm_pool *p, uint32_t depth, uint32_t *dirty);
+
+/*
+ * The clock sweep's victim: the hand moves on, taking a use from each page
+ * it passes, to the first page at 0 that is ready and not being written;
+ * returns it when clean. When it is dirty, returns DBM_NIL with *@dirty set
+ * to it (the PostgreSQL backend writes it, then sweeps again).
+ */
+uint32_t dbm_pool_clock_victim(struct dbm_pool *p, uint32_t *dirty);
 
 /* Evict the clean frame @fi (off the hash and the LRU); it is then the caller's. */
 void dbm_pool_evict(struct dbm_pool *p, uint32_t fi);

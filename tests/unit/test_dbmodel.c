@@ -103,6 +103,48 @@ static uint32_t old_walk(const struct dbm_pool *p, bool *consistent)
 }
 
 /*
+ * PostgreSQL's clock sweep: a page used five times outlives a pool's worth
+ * of pages read once since (plain LRU evicts it first); the hand takes a use
+ * from each page it passes; a dirty page at 0 is handed back to be written.
+ */
+static void pool_clock_sweep(void)
+{
+	struct dbm_pool p;
+	uint32_t dirty;
+
+	dbm_pool_init(&p, 8);
+	dbm_pool_set_clock(&p);
+	for (uint64_t pg = 0; pg < 8; pg++)
+		dbm_pool_install(&p, dbm_pool_take_free(&p), pg, DBM_READY, 0);
+	uint32_t hot = dbm_pool_lookup(&p, 3);
+	for (int i = 0; i < 5; i++)
+		dbm_pool_touch(&p, hot, 0);
+	CHECK(p.f[hot].usage == DBM_MAX_USAGE, "uses counted to %u: %u", DBM_MAX_USAGE, p.f[hot].usage);
+	for (uint64_t pg = 100; pg < 108; pg++) {
+		uint32_t fi = dbm_pool_clock_victim(&p, &dirty);
+		CHECK(fi != DBM_NIL && dirty == DBM_NIL, "a clean victim for page %llu", (unsigned long long)pg);
+		if (fi == DBM_NIL)
+			break;
+		dbm_pool_evict(&p, fi);
+		dbm_pool_install(&p, fi, pg, DBM_READY, 0);
+	}
+	CHECK(dbm_pool_lookup(&p, 3) == hot, "the page used five times is still in");
+	CHECK(p.f[hot].usage < DBM_MAX_USAGE, "the hand took uses from it: %u", p.f[hot].usage);
+	CHECK(dbm_pool_lookup(&p, 0) == DBM_NIL && dbm_pool_lookup(&p, 7) == DBM_NIL,
+	      "the pages read once are out");
+	uint32_t fi = dbm_pool_lookup(&p, 100);
+	p.f[fi].usage = 0;
+	dbm_pool_dirty(&p, fi, 1);
+	for (uint64_t pg = 100; pg < 108; pg++)
+		if (pg != 100)
+			p.f[dbm_pool_lookup(&p, pg)].usage = 1;
+	p.f[hot].usage = 1;
+	CHECK(dbm_pool_clock_victim(&p, &dirty) == DBM_NIL && dirty == fi,
+	      "a dirty page at 0 is the one to write");
+	dbm_pool_release(&p);
+}
+
+/*
  * Midpoint insertion (innodb_old_blocks_pct 37, innodb_old_blocks_time 1 s):
  * the old sublist stays at 37% within the tolerance; a page touched again
  * within the time stays old; pages made young survive a scan of new pages
@@ -472,6 +514,7 @@ int main(void)
 	RUN(tree_geometry);
 	RUN(lru_against_naive);
 	RUN(lru_midpoint);
+	RUN(pool_clock_sweep);
 	RUN(sec_split_merge);
 	RUN(sec_garbage_split);
 	RUN(heap_prune_room);
