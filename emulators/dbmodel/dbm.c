@@ -467,7 +467,7 @@ static int get_frame(struct emu_worker *w, struct dbm *db, uint32_t *out)
 			dbm_flush_kick(db);     /* buf_pool.need_LRU_eviction() */
 		if (fi == DBM_NIL)
 			fi = p->clock ? dbm_pool_clock_victim(p, &dirty) : dbm_pool_victim(p, db->user_scan, &dirty);
-		if (fi != DBM_NIL && db->pool.f[fi].state != DBM_FREE)
+		if (fi != DBM_NIL && p->f[fi].state != DBM_FREE)
 			dbm_pool_evict(p, fi);
 		if (fi != DBM_NIL) {
 			*out = fi;

@@ -328,7 +328,7 @@ int dbm_commit(struct emu_worker *w, struct dbm *db, struct dbm_txn *t);
 int dbm_rollback(struct emu_worker *w, struct dbm *db, struct dbm_txn *t);
 
 /* A background worker's round (innodb: page cleaner, log timer, purge;
-   postgres: checkpointer, background writer, WAL writer). */
+   postgres: checkpointer, background writer, WAL writer, autovacuum). */
 int dbm_bg_step(struct emu_worker *w, struct dbm *db);
 
 /*

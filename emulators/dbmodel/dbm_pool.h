@@ -8,7 +8,8 @@
  * allocation of O(frames) words whatever the page count of the tablespace.
  * Three intrusive lists:
  *  - LRU (resident frames, head = most recently used). Replacement takes the
- *    least recently used clean frame within a scan depth from the tail.
+ *    least recently used clean frame within a scan depth from the tail; or,
+ *    for PostgreSQL, the list is its clock (dbm_pool_set_clock()).
  *    Optionally InnoDB's midpoint insertion (buf0lru.cc): the tail part of
  *    old_pct percent is the "old" sublist; a page read (or created) enters at
  *    its head, not at the LRU head, and moves to the LRU head only when it is
