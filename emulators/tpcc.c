@@ -384,9 +384,9 @@ static int sec_insert(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint
 }
 
 /* The CPU of @n rows a statement examines beyond its first. */
-static void rows_cpu(struct emu_worker *w, const struct tpcc_run *r, unsigned n)
+static void rows_cpu(struct emu_worker *w, struct tpcc_run *r, unsigned n)
 {
-	dbm_cpu(w, n * r->row_ns);
+	dbm_cpu(w, &r->db, n * r->row_ns);
 }
 
 /* A statement: its CPU, then one row access. */

@@ -50,6 +50,7 @@ struct dbm_opts {
 	uint64_t flush_log_at_commit;   /* 0, 1, 2 (innodb) */
 	bool synchronous_commit;        /* postgres */
 	bool autovacuum;                /* postgres */
+	bool pool_memory;               /* hold the pool's bytes in memory (--direct 0) */
 	bool doublewrite;               /* innodb */
 	double cpu_per_stmt;            /* microseconds of CPU per statement */
 	double cpu_per_read;            /* microseconds of CPU per page read; -1: the model's */
@@ -84,6 +85,10 @@ extern const char *const dbm_model_names[];
 	  "postgres autovacuum, PostgreSQL 15's defaults: a worker visits the database every 60 s " \
 	  "(first 40 s after the start), vacuums and analyzes the tables past their thresholds, " \
 	  "cost-limited, through a 256 KiB ring; tables start vacuumed (oltp; tpcc: not yet)" }, \
+	{ "pool-memory", OPT_BOOL, DBM_OPT(base, pool_memory), "on", \
+	  "with --direct 0: hold --buffer-pool bytes of memory for the run, as the server's pool " \
+	  "(postgres: its shared memory) takes them, so the page cache keeps what the server's " \
+	  "would (off: the model's pool takes no memory and the page cache flatters the drive)" }, \
 	{ "doublewrite", OPT_BOOL, DBM_OPT(base, doublewrite), "on", \
 	  "innodb_doublewrite: page-cleaner batches go through the doublewrite area first" }, \
 	{ "cpu-per-stmt", OPT_DOUBLE, DBM_OPT(base, cpu_per_stmt), "-1", \
@@ -199,6 +204,9 @@ struct dbm {
 	uint64_t undo_first, undo_pages, rseg_first;            /* innodb undo */
 	uint32_t purge_lag_ms;          /* innodb: purge takes transactions committed this long ago */
 
+	void *pool_mem;                 /* --pool-memory: the pool's bytes, touched (NULL: none) */
+	size_t pool_mem_len;
+	bool pool_memory;
 	pthread_mutex_t pool_mx;
 	pthread_cond_t pool_cv;         /* a read or write finished, a frame was freed */
 	struct dbm_pool pool;
@@ -215,6 +223,8 @@ struct dbm {
 	atomic_bool *space_unsynced;    /* [space]: pages written since its last fsync */
 	_Atomic uint64_t undo_pos;
 	_Atomic uint32_t epoch;         /* postgres: checkpoints begun (full-page images) */
+	atomic_uint burning;            /* workers in dbm_cpu() now (dbm_stmt's round trip) */
+	unsigned cpus;                  /* CPUs this process may run on */
 	uint32_t *page_epoch;           /* postgres: epoch of each page's last full-page image */
 	uint8_t *page_hint;             /* postgres: 1 while a page's last change awaits its hint bits */
 
@@ -275,7 +285,7 @@ void dbm_info(const struct dbm *db, const struct dbm_opts *o, struct emu_run *ru
 void dbm_release(struct dbm *db);
 
 /* @ns of CPU on the calling thread's CPU clock (a statement's extra work). */
-void dbm_cpu(struct emu_worker *w, uint64_t ns);
+void dbm_cpu(struct emu_worker *w, struct dbm *db, uint64_t ns);
 
 /* One SQL statement's CPU work (--cpu-per-stmt), counted. */
 void dbm_stmt(struct emu_worker *w, struct dbm *db);

@@ -585,6 +585,87 @@ static void pg_autovacuum(void)
 	free(h);
 }
 
+/* Shared memory this process has resident, KiB (RssShmem in /proc/self/status). */
+static long rss_shmem_kib(void)
+{
+	char line[256];
+	long kib = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "RssShmem: %ld kB", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kib;
+}
+
+/* Through the page cache the PostgreSQL model holds shared_buffers' bytes, resident
+   from the start, and lets them go at the end; --pool-memory off holds none. */
+static void pool_memory(void)
+{
+	char err[256], path[64];
+	snprintf(path, sizeof(path), "build/dbm-pool-%d.dat", (int)getpid());
+	for (int on = 1; on >= 0; on--) {
+		struct target t;
+		struct dbm db = { 0 };
+		struct dbm_opts o = { .model = DBM_POSTGRES, .buffer_pool = 8 << 20, .log_size = 4 << 20,
+				      .checkpoint_timeout = 300, .cpu_scale = 1, .pool_memory = on };
+		struct target_open_args ta = { .path = path, .size = 64 << 20, .write = true,
+					       .create = true, .seed = 1 };
+		struct emu_run er = { .ops = &fake_ops, .target = &t, .max_io = 1 << 20 };
+		if (target_open(&t, &ta, err, sizeof(err))) {
+			CHECK(0, "target: %s", err);
+			return;
+		}
+		long before = rss_shmem_kib();
+		CHECK(dbm_config(&db, &o, err, sizeof(err)) == 0 && dbm_start(&db, &er, "test", err, sizeof(err)) == 0,
+		      "start: %s", err);
+		long held = rss_shmem_kib() - before;
+		if (on)
+			CHECK(db.pool_mem_len == 8 << 20 && held >= 8 << 10, "8 MiB held, %ld KiB resident", held);
+		else
+			CHECK(!db.pool_mem && held < 1024, "--pool-memory off: %ld KiB resident", held);
+		dbm_release(&db);
+		CHECK(!db.pool_mem && rss_shmem_kib() - before < 1024, "released");
+		target_close(&t);
+		unlink(path);
+	}
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A statement's round trip is slept while a CPU is free, and only yielded while
+   other workers' statements keep every CPU busy. */
+static void round_trip_when_busy(void)
+{
+	struct harness *h = harness_new(DBM_INNODB, 8 << 20, 0);
+
+	if (!h)
+		return;
+	struct emu_worker *w = &h->w[0].pub;
+	h->db.cpu_ns = 0;
+	h->db.rtt_ns = 300000000;       /* 300 ms */
+	double t0 = now_s();
+	dbm_stmt(w, &h->db);
+	double idle = now_s() - t0;
+	atomic_store(&h->db.burning, h->db.cpus);
+	t0 = now_s();
+	dbm_stmt(w, &h->db);
+	double busy = now_s() - t0;
+	atomic_store(&h->db.burning, 0);
+	CHECK(idle >= 0.3, "a free CPU: the round trip slept, %.3f s", idle);
+	CHECK(busy < 0.15, "every CPU busy: it yielded, %.3f s", busy);
+	CHECK(sum(h, DBM_C_STMTS) == 2, "two statements counted");
+	harness_release(h);
+	free(h);
+}
+
 int main(void)
 {
 	RUN(group_commit);
@@ -594,6 +675,8 @@ int main(void)
 	RUN(pg_small_wal);
 	RUN(pg_new_page_no_fpi);
 	RUN(pg_autovacuum);
+	RUN(pool_memory);
+	RUN(round_trip_when_busy);
 	RUN(purge_delay);
 	RUN(lock_table);
 	RUN(lock_deadlock);
