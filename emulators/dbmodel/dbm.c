@@ -6,12 +6,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sched.h>
 #include <time.h>
 
 #include "appio/ckd.h"
@@ -498,6 +498,7 @@ void dbm_stmt(struct emu_worker *w, struct dbm *db)
 	clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
 }
 
+/* The pool's clock (midpoint insertion's innodb_old_blocks_time). */
 static uint32_t now_ms(void)
 {
 	return (uint32_t)(emu_now() / 1000000);
