@@ -359,9 +359,8 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 	db->written_lsn = db->flushed_lsn = 8192;
 	atomic_store(&db->ckpt_lsn, 8192);
 	atomic_store(&db->epoch, 1);
-	atomic_store(&db->burning, 0);
 	cpu_set_t set;
-	db->cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? (unsigned)CPU_COUNT(&set) : 1;
+	dbm_cpus_init(&db->cpuq, sched_getaffinity(0, sizeof(set), &set) == 0 ? (unsigned)CPU_COUNT(&set) : 1);
 	db->started = true;
 	/* innodb: page cleaner, log timer, innodb_purge_threads (4) purge workers;
 	   postgres: checkpointer, bgwriter, WAL writer, and the autovacuum worker
@@ -448,31 +447,32 @@ static uint64_t thread_cpu_ns(void)
 }
 
 /*
- * Burn the statement's CPU on this thread's CPU clock, so that with more
- * threads than cores a statement takes longer in wall time, as on a server.
+ * Burn the statement's CPU on this thread's CPU clock, in its turn for one
+ * of the CPUs (dbm_cpu.h), so that with more threads than CPUs a statement
+ * takes longer in wall time, as on a server.
  */
 void dbm_cpu(struct emu_worker *w, struct dbm *db, uint64_t ns)
 {
 	if (!ns)
 		return;
 	emu_count(w, DBM_C_CPU_US, ns / 1000);
-	atomic_fetch_add_explicit(&db->burning, 1, memory_order_relaxed);
+	dbm_cpus_take(&db->cpuq);
 	uint64_t end = thread_cpu_ns() + ns;
 	volatile uint64_t x = w->id;
 	do {
 		for (int i = 0; i < 256; i++)
 			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
 	} while (thread_cpu_ns() < end);
-	atomic_fetch_sub_explicit(&db->burning, 1, memory_order_relaxed);
+	dbm_cpus_give(&db->cpuq);
 }
 
 /*
  * A statement's CPU, then the client's round trip: the server thread sends
  * its result and waits, off the CPU, for the next statement. That wait is
  * the wake-ups of an idle machine (a sleep with 1 us of timer slack, not the
- * default 50): with the CPUs busy, a woken client or server thread queues
- * behind the others instead, and their work fills the gap. So when other
- * workers keep every CPU busy, the thread only yields. Slept at any load,
+ * default 50). With workers queued for the CPUs, a woken client or server
+ * thread would queue behind them instead and their work fill the gap: the
+ * next statement's turn in the queue is the round trip. Slept at any load,
  * the round trip left CPUs idle that the server's kept busy: at 4 threads
  * on 2 CPUs, on a RAM-speed drive, the emulator kept 1.55 CPUs busy and
  * MariaDB 1.86, and the emulator ran 0.79x its TPS (docs/oltp-tpcc.md).
@@ -483,12 +483,8 @@ void dbm_stmt(struct emu_worker *w, struct dbm *db)
 
 	emu_count(w, DBM_C_STMTS, 1);
 	dbm_cpu(w, db, db->cpu_ns);
-	if (!db->rtt_ns)
+	if (!db->rtt_ns || dbm_cpus_queued(&db->cpuq))
 		return;
-	if (atomic_load_explicit(&db->burning, memory_order_relaxed) >= db->cpus) {
-		sched_yield();
-		return;
-	}
 	if (!slack_set) {
 		prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 		slack_set = true;

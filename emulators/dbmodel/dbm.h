@@ -36,6 +36,7 @@
 
 #include "appio/cond.h"
 #include "appio/emulator.h"
+#include "dbm_cpu.h"
 #include "dbm_pool.h"
 #include "dbm_sec.h"
 #include "dbm_tree.h"
@@ -223,8 +224,7 @@ struct dbm {
 	atomic_bool *space_unsynced;    /* [space]: pages written since its last fsync */
 	_Atomic uint64_t undo_pos;
 	_Atomic uint32_t epoch;         /* postgres: checkpoints begun (full-page images) */
-	atomic_uint burning;            /* workers in dbm_cpu() now (dbm_stmt's round trip) */
-	unsigned cpus;                  /* CPUs this process may run on */
+	struct dbm_cpus cpuq;           /* the CPUs this process may run on, as a run queue */
 	uint32_t *page_epoch;           /* postgres: epoch of each page's last full-page image */
 	uint8_t *page_hint;             /* postgres: 1 while a page's last change awaits its hint bits */
 

@@ -1,0 +1,55 @@
+/*
+ * dbm_cpu.c - the server's CPUs as a first-come, first-served run queue
+ * (see dbm_cpu.h for why).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "dbm_cpu.h"
+
+void dbm_cpus_init(struct dbm_cpus *c, unsigned n)
+{
+	atomic_store(&c->next, 0);
+	atomic_store(&c->served, 0);
+	c->n = n ? n : 1;
+	for (unsigned i = 0; i < DBM_CPU_RING; i++)
+		atomic_store(&c->ring[i], 0);
+}
+
+bool dbm_cpus_take(struct dbm_cpus *c)
+{
+	uint32_t t = atomic_fetch_add(&c->next, 1);
+	_Atomic uint32_t *word = &c->ring[t & (DBM_CPU_RING - 1)];
+	bool waited = false;
+
+	for (;;) {
+		/* the word is read before the count: a release between the two
+		   changes the word, and the futex then does not sleep */
+		uint32_t v = atomic_load(word);
+		uint32_t ahead = t - atomic_load(&c->served);
+		if ((int32_t)(ahead - c->n) < 0)
+			return waited;
+		waited = true;
+		if (ahead == c->n)
+			sched_yield();  /* next in line: on the CPU when one frees */
+		else
+			syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, v, NULL, NULL, 0);
+	}
+}
+
+void dbm_cpus_give(struct dbm_cpus *c)
+{
+	uint32_t s = atomic_fetch_add(&c->served, 1);
+	uint32_t t = s + 1 + c->n;      /* next in line now (s + n runs: it was next, awake) */
+
+	/* not handed out yet: its taker will see the count (no system call) */
+	if ((int32_t)(atomic_load(&c->next) - t) <= 0)
+		return;
+	_Atomic uint32_t *word = &c->ring[t & (DBM_CPU_RING - 1)];
+	atomic_fetch_add(word, 1);
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}

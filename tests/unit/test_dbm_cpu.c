@@ -1,0 +1,108 @@
+/*
+ * test_dbm_cpu.c - the model's CPU run queue (dbmodel/dbm_cpu.h): never more
+ * than its CPUs' worth of workers admitted at once, across the 32-bit
+ * wrap of its tickets; waiters admitted in the order they came; a worker
+ * told whether it waited.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "dbmodel/dbm_cpu.h"
+#include "check.h"
+
+#define THREADS 6
+#define ROUNDS 20000
+
+static struct dbm_cpus q;
+static atomic_uint inside, most, waits;
+
+static void *churn(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < ROUNDS; i++) {
+		if (dbm_cpus_take(&q))
+			atomic_fetch_add(&waits, 1);
+		unsigned now = atomic_fetch_add(&inside, 1) + 1;
+		unsigned m = atomic_load(&most);
+		while (now > m && !atomic_compare_exchange_weak(&most, &m, now))
+			;
+		for (volatile int k = 0; k < 50; k++)
+			;
+		atomic_fetch_sub(&inside, 1);
+		dbm_cpus_give(&q);
+	}
+	return NULL;
+}
+
+/* Six threads through a two-CPU queue whose tickets wrap past 2^32 midway. */
+static void at_most_n_inside(void)
+{
+	pthread_t t[THREADS];
+
+	dbm_cpus_init(&q, 2);
+	atomic_store(&q.next, UINT32_MAX - 1000);
+	atomic_store(&q.served, UINT32_MAX - 1000);
+	atomic_store(&inside, 0);
+	atomic_store(&most, 0);
+	atomic_store(&waits, 0);
+	for (int i = 0; i < THREADS; i++)
+		pthread_create(&t[i], NULL, churn, NULL);
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	uint32_t done = (uint32_t)(UINT32_MAX - 1000) + THREADS * ROUNDS;
+	CHECK(atomic_load(&most) <= 2, "at most 2 admitted at once, saw %u", atomic_load(&most));
+	CHECK(atomic_load(&q.next) == done && atomic_load(&q.served) == done,
+	      "every ticket handed out was served: next %u served %u, expected %u",
+	      atomic_load(&q.next), atomic_load(&q.served), done);
+	CHECK(dbm_cpus_queued(&q) == 0, "nobody left queued");
+}
+
+static atomic_uint order;
+struct waiter { unsigned place; bool waited; };
+
+static void *wait_turn(void *arg)
+{
+	struct waiter *me = arg;
+	me->waited = dbm_cpus_take(&q);
+	me->place = atomic_fetch_add(&order, 1);
+	dbm_cpus_give(&q);
+	return NULL;
+}
+
+static void until_queued(uint32_t n)
+{
+	struct timespec ms = { 0, 1000000 };
+	for (int i = 0; i < 5000 && dbm_cpus_queued(&q) != n; i++)
+		nanosleep(&ms, NULL);
+}
+
+/* With the one CPU held, A then B queue; released, A runs before B. */
+static void first_come_first_served(void)
+{
+	pthread_t ta, tb;
+	struct waiter a = { 0, false }, b = { 0, false };
+
+	dbm_cpus_init(&q, 1);
+	atomic_store(&order, 0);
+	CHECK(!dbm_cpus_take(&q), "a free CPU is taken without waiting");
+	CHECK(dbm_cpus_queued(&q) == 0, "nobody queued behind the one burning");
+	pthread_create(&ta, NULL, wait_turn, &a);
+	until_queued(1);
+	pthread_create(&tb, NULL, wait_turn, &b);
+	until_queued(2);
+	CHECK(dbm_cpus_queued(&q) == 2, "two queued, saw %u", dbm_cpus_queued(&q));
+	dbm_cpus_give(&q);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	CHECK(a.waited && b.waited, "both waited (%d, %d)", a.waited, b.waited);
+	CHECK(a.place == 0 && b.place == 1, "A before B: places %u, %u", a.place, b.place);
+}
+
+int main(void)
+{
+	RUN(at_most_n_inside);
+	RUN(first_come_first_served);
+	return check_done();
+}
