@@ -48,11 +48,13 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "appio/cpuload.h"
 #include "appio/xalloc.h"
 #include "replay.h"
 #include "replay_feed.h"
@@ -107,6 +109,10 @@ static const struct opt_def replay_opt_table[] = {
 	  .max = 1000000 },
 	{ "queue", OPT_BOOL, O(queue), NULL,
 	  "blkparse/blktrace: take requests at their Q (queued) event, not D (issued)" },
+	{ "cpu-load", OPT_STR, O(cpu_load), "off",
+	  "hold the machine's CPUs this busy while replaying, with burner threads: off, a "
+	  "percentage (0-100), or recorded (the share the capture noted: 'appio trace record' "
+	  "notes it); service times on a busy machine are longer (docs/traces.md)" },
 	OPT_END,
 };
 #undef O
@@ -209,6 +215,9 @@ static int scan_trace(struct replay_run *rr, struct scan *sc,
 		goto out;
 	}
 	rr->fmt = r.fmt;
+	const char *busy = trace_hdr_meta_get(&r.hdr, "capture.cpu_busy");
+	if (!busy || sscanf(busy, "%lf", &rr->recorded_busy) != 1)
+		rr->recorded_busy = -1;
 	for (uint64_t n = 1; (rc = trace_next(&r, &rec)) == 0; n++) {
 		scan_rec(rr, sc, &rec, &dev_max);
 		if (!(n & 0xffff) && *stop) {
@@ -302,6 +311,36 @@ static int open_map(struct emu_run *run, bool writes, char *err, size_t errlen)
 	return 0;
 }
 
+/* --cpu-load: one burner per CPU this process may use, as background workers */
+static int setup_load(struct emu_run *run, char *err, size_t errlen)
+{
+	const struct replay_opts *o = run->opts;
+	struct replay_run *rr = run->priv;
+	double pct;
+	char *end;
+
+	if (!strcmp(o->cpu_load, "off"))
+		return 0;
+	if (!strcmp(o->cpu_load, "recorded")) {
+		if (rr->recorded_busy < 0)
+			return bad(err, errlen, "--cpu-load recorded: '%s' does not note the CPU busy share "
+				   "of its capture (traces of 'appio trace record' do); give a percentage",
+				   rr->trace);
+		pct = rr->recorded_busy;
+	} else {
+		pct = strtod(o->cpu_load, &end);
+		if (end == o->cpu_load || (*end && strcmp(end, "%")) || !(pct >= 0 && pct <= 100))
+			return bad(err, errlen, "--cpu-load: expected off, recorded or a percentage "
+				   "from 0 to 100, got '%s'", o->cpu_load);
+	}
+	cpu_set_t set;
+	unsigned cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? (unsigned)CPU_COUNT(&set) : 1;
+	cpuload_init(&rr->load, pct, cpus, cpus);
+	rr->load_on = true;
+	run->bg_workers = cpus;
+	return 0;
+}
+
 static int setup(struct emu_run *run, char *err, size_t errlen)
 {
 	const struct replay_opts *o = run->opts;
@@ -334,6 +373,8 @@ static int setup(struct emu_run *run, char *err, size_t errlen)
 		return bad(err, errlen, "--trace: '%s' has no I/O to replay%s", rr->trace,
 			   mask != 15 ? " with these --ops" : "");
 	if ((rc = open_map(run, sc.writes, err, errlen)) != 0)
+		return rc;
+	if ((rc = setup_load(run, err, errlen)) != 0)
 		return rc;
 	unsigned lbs = t->direct ? t->lbs : 512;
 	for (unsigned k = 0; k <= rr->ntgt; k++)
@@ -501,8 +542,14 @@ static int replay_worker_init(struct emu_worker *w)
 	struct replay_run *rr = w->run->priv;
 	const struct replay_opts *o = w->run->opts;
 	struct replay_worker *rw = w->priv;
-	struct replay_stats *st = xcalloc(1, sizeof(*st));
 	int rc;
+
+	if (w->background) {            /* a --cpu-load burner; the first one steers */
+		if (w->id == w->pt->threads)
+			rr->load.started = false;
+		return 0;
+	}
+	struct replay_stats *st = xcalloc(1, sizeof(*st));
 
 	/* seconds of the whole schedule, a few more for lag; beyond, the last second counts */
 	double secs = (double)rr->period_ns * (double)o->loops / o->speed / 1e9;
@@ -539,6 +586,8 @@ static void replay_worker_fini(struct emu_worker *w)
 {
 	struct replay_worker *rw = w->priv;
 
+	if (w->background)
+		return;
 	replay_feed_cancel(&rw->feed);
 	pthread_join(rw->feeder, NULL);
 	trace_close(&rw->rd);
@@ -695,6 +744,32 @@ static void replay_complete_io(struct emu_worker *w, const struct io_req *r, uin
 	}
 }
 
+/* A --cpu-load burner's period. */
+static int replay_bg_step(struct emu_worker *w)
+{
+	struct replay_run *rr = w->run->priv;
+
+	cpuload_period(&rr->load, w->id - w->pt->threads);
+	return 0;
+}
+
+static void point_end(struct emu_run *run, const struct point_result *p)
+{
+	struct replay_run *rr = run->priv;
+	char key[40], buf[96];
+
+	if (rr->load_on) {      /* keyed as replay_point_end keys this point's figures */
+		if (rr->npoints)
+			snprintf(key, sizeof(key), "replay.%u.cpu_load", rr->npoints + 1);
+		else
+			snprintf(key, sizeof(key), "replay.cpu_load");
+		snprintf(buf, sizeof(buf), "%.1f %% held, %.1f %% reached (the machine's CPUs busy)",
+			 rr->load.target_pct, cpuload_reached_pct(&rr->load));
+		emu_info(run, key, buf);
+	}
+	replay_point_end(run, p);
+}
+
 static void replay_teardown(struct emu_run *run)
 {
 	struct replay_run *rr = run->priv;
@@ -734,7 +809,8 @@ const struct emu_ops emu_replay = {
 	.next_io = replay_next_io,
 	.complete_io = replay_complete_io,
 	.worker_fini = replay_worker_fini,
-	.point_end = replay_point_end,
+	.bg_step = replay_bg_step,
+	.point_end = point_end,
 	.teardown = replay_teardown,
 	.describe = replay_describe,
 	.summary = replay_summary,

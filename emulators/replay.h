@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "appio/cpuload.h"
 #include "appio/emulator.h"
 #include "appio/target.h"
 #include "appio/trace.h"
@@ -48,6 +49,7 @@ struct replay_opts {
 	struct opt_strlist device_map;  /* SRC=PATH, each its own target */
 	uint64_t spin_us;
 	bool queue;                     /* blkparse/blktrace: Q events */
+	const char *cpu_load;           /* off, PCT or recorded */
 };
 
 /*
@@ -86,6 +88,9 @@ struct replay_run {
 	unsigned qd;                            /* the in-flight cap used by default */
 	unsigned npoints;                       /* points ended so far */
 	bool has_inflight;                      /* the trace tells in-flight counts */
+	double recorded_busy;                   /* the capture's machine busy share, % (-1: not told) */
+	bool load_on;                           /* --cpu-load: burners hold the busy share */
+	struct cpuload load;
 	struct replay_stats *ws[REPLAY_MAX_WORKERS];
 };
 

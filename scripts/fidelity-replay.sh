@@ -4,7 +4,7 @@
 # trace recorded.
 #
 #   scripts/fidelity-replay.sh [--time S] [--threads N] [--table-size N] [--out DIR]
-#                              [--replay-args 'ARGS']
+#                              [--cpu-load off|PCT|recorded] [--replay-args 'ARGS']
 #
 #   --time S        the SysBench run captured, in seconds (default 60)
 #   --threads N     its client threads (default 4)
@@ -12,6 +12,10 @@
 #                   InnoDB data against a 32 MB buffer pool, so reads reach the drive)
 #   --out DIR       keep the image, trace and results here (default: a new folder
 #                   under /tmp; the image takes 2 GiB while the script runs)
+#   --cpu-load V    the replays' 'appio run replay --cpu-load' (default recorded:
+#                   burner threads hold the machine's CPUs as busy as they were
+#                   during the capture, which the trace's header notes; a
+#                   request's recorded service time includes waits for a CPU)
 #   --replay-args   more 'appio run replay' options, e.g. '--spin 50' (on a busy
 #                   machine a replayer that sleeps more keeps time better)
 #   APPIO=PATH      the appio binary (default ./appio)
@@ -52,7 +56,7 @@ set -euo pipefail
 
 die() { echo "fidelity-replay: $*" >&2; exit 2; }
 APPIO=${APPIO:-$PWD/appio}
-TIME=60 THREADS=4 ROWS=400000 OUT= RARGS=
+TIME=60 THREADS=4 ROWS=400000 OUT= RARGS= CPULOAD=recorded
 while [ $# -gt 0 ]; do
 	case $1 in
 	--time) TIME=$2; shift 2 ;;
@@ -60,6 +64,7 @@ while [ $# -gt 0 ]; do
 	--table-size) ROWS=$2; shift 2 ;;
 	--out) OUT=$2; shift 2 ;;
 	--replay-args) RARGS=$2; shift 2 ;;
+	--cpu-load) CPULOAD=$2; shift 2 ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
@@ -104,6 +109,7 @@ echo 3 >/proc/sys/vm/drop_caches
 "$SCRIPTS/db-stop.sh" "$MNT/db" >/dev/null
 umount "$MNT"
 "$APPIO" trace info mariadb.trace >trace-info.txt
+"$APPIO" trace info mariadb.trace --json >trace-info.json
 # Each replay is captured too: its requests' service times at the same place
 # the trace's were taken. Three timings: the trace's schedule (the default,
 # open loop); the trace's own in-flight counts with no schedule (load: the
@@ -113,7 +119,7 @@ umount "$MNT"
 for timing in trace load bounded; do
 	# shellcheck disable=SC2086 # $RARGS is a list of options
 	"$APPIO" trace record --device "${DEV#/dev/}" -o "replayed-$timing.trace" -- \
-		"$APPIO" run replay --trace mariadb.trace --target "$DEV" --force --timing "$timing" $RARGS \
+		"$APPIO" run replay --trace mariadb.trace --target "$DEV" --force --timing "$timing" --cpu-load "$CPULOAD" $RARGS \
 		--json "replay-$timing.json" >"replay-$timing.log" 2>"record-replay-$timing.log"
 done
 
@@ -162,3 +168,8 @@ for timing in trace load bounded; do
 done
 grep -E '^  duration' replay-load.log | sed 's/^  /load replay: /' || true
 grep -E 'capture:' record-replay-trace.log || true
+# the machine's CPUs: the capture's share (its header), and what each replay held
+echo "CPU busy: capture $(jq -r '.meta."capture.cpu_busy" // "not noted"' trace-info.json)"
+for timing in trace load bounded; do
+	echo "CPU busy: replay ($timing) $(rj '.info."replay.cpu_load" // "not held (--cpu-load off)"' "$timing")"
+done

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "appio/cpuload.h"
 #include "appio/trace.h"
 #include "appio/trace_record.h"
 #include "record_dev.h"
@@ -130,6 +131,8 @@ struct trace_record {
 	uint64_t seq, base_ns, t0, t_end, events, outside, lost, ios;
 	uint32_t *per_sec;
 	double cpu_s;
+	struct cpuload_sample cpu0, cpu1;       /* the machine's CPU time at t0 and t_end */
+	bool cpu_known;
 	int werr;
 	char err[320];
 };
@@ -367,6 +370,7 @@ static void *reader(void *arg)
 			nanosleep(&(struct timespec){ .tv_nsec = (long)(POLL_NS - d) }, NULL);
 	}
 	r->t_end = now_ns(CLOCK_MONOTONIC);
+	r->cpu_known = r->cpu_known && cpuload_sample(&r->cpu1) == 0;
 	if (r->blk)
 		record_blk_stop(&r->bt);
 	else
@@ -465,6 +469,7 @@ int trace_record_start(struct trace_record **out, const struct trace_record_opts
 	if (rc)
 		goto fail;
 	r->t0 = now_ns(CLOCK_MONOTONIC);
+	r->cpu_known = cpuload_sample(&r->cpu0) == 0;
 	/* Unix time of the monotonic clock's zero; epoch_ns is fixed from it at finish */
 	r->hdr.epoch_ns = now_ns(CLOCK_REALTIME) - r->t0;
 	if ((rc = -pthread_create(&r->thread, NULL, reader, r))) {
@@ -517,6 +522,7 @@ static void fill_stats(const struct trace_record *r, struct trace_record_stats *
 	st->lost = r->lost;
 	st->seconds = (double)(r->t_end - r->t0) / 1e9;
 	st->cpu_s = r->cpu_s;
+	st->machine_busy_pct = r->cpu_known ? cpuload_busy_pct(&r->cpu0, &r->cpu1) : -1;
 	st->buffer_kb = r->buffer_kb;
 	for (uint64_t s = 0; s < PEAK_SECONDS && s * NSEC < r->t_end - r->t0; s++)
 		if (r->per_sec[s] > st->peak_events_s)
@@ -538,6 +544,11 @@ static void capture_meta(struct trace_record *r, const struct trace_record_stats
 	trace_hdr_meta(&r->hdr, "capture.events", v);
 	snprintf(v, sizeof(v), "%" PRIu64, st->lost);
 	trace_hdr_meta(&r->hdr, "capture.lost", v);
+	if (st->machine_busy_pct >= 0) {        /* what replay --cpu-load recorded holds */
+		snprintf(v, sizeof(v), "%.1f %% of %ld CPUs busy (the machine's)", st->machine_busy_pct,
+			 sysconf(_SC_NPROCESSORS_ONLN));
+		trace_hdr_meta(&r->hdr, "capture.cpu_busy", v);
+	}
 	if (r->dev.part) {
 		snprintf(v, sizeof(v), "%" PRIu64 " requests of %s outside %s", st->outside, r->dev.disk, r->dev.name);
 		trace_hdr_meta(&r->hdr, "capture.outside", v);

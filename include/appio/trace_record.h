@@ -64,6 +64,7 @@ struct trace_record_stats {
 	double seconds;                 /* from start to finish */
 	double peak_events_s;           /* events in the busiest whole second */
 	double cpu_s;                   /* CPU time of the reader thread */
+	double machine_busy_pct;        /* the machine's CPUs busy meanwhile, % (-1 unknown) */
 	uint64_t buffer_kb;             /* per CPU */
 	char device[112];               /* "vda (254:0)", "sda2 of sda (8:0), from sector 2048" */
 };

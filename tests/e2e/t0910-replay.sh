@@ -3,7 +3,7 @@
 # lasts the trace), the counts per op are exact (FUA and preflush writes add
 # their flushes), the trace is read ahead of the schedule (no feed waits),
 # --speed, --loops, --timing afap, --ops, --map, --threads over the trace's
-# devices, --device-map, --timing load and bounded, a malformed trace exits 2 naming file
+# devices, --device-map, --timing load and bounded, --cpu-load, a malformed trace exits 2 naming file
 # and line (also when the trace turns bad during the replay), Ctrl-C keeps a
 # partial result, and on a file flushes and discards really happen.
 . tests/e2e/lib.sh
@@ -112,6 +112,19 @@ expect_exit 0 "--ops read,flush" -- run --trace a.trace --ops read,flush --json 
 jq_check "  only reads and the trace's own flushes" o.json \
 	'.points[0].classes | .read.ops == 1000 and .flush.ops == 100 and .write.ops == 0 and .discard.ops == 0'
 expect_exit 2 "--ops with an unknown op exits 2" -- run --trace a.trace --ops read,trim
+one_line_error "  with one line"
+
+# --cpu-load: burners beside the replay, the I/O unchanged; a capture's share by name
+expect_exit 0 "--cpu-load 40" -- run --trace a.trace --cpu-load 40 --json cl.json
+jq_check "  same counts; the share held and the one reached (at least 15 %) in the result" cl.json \
+	'.points[0].classes.total.ops == 2200 and (.info."replay.cpu_load" |
+	 startswith("40.0 % held, ") and (capture("held, (?<r>[0-9.]+) %").r | tonumber) >= 15)'
+{ echo "appio-trace 2"; echo "meta capture.cpu_busy 35.5 % of 2 CPUs busy (the machine's)"; tail -n +2 a.trace; } >busy.trace
+expect_exit 0 "--cpu-load recorded takes the capture's share" -- run --trace busy.trace --cpu-load recorded --json cr.json
+jq_check "  35.5 % held" cr.json '.info."replay.cpu_load" | startswith("35.5 % held")'
+expect_exit 2 "--cpu-load recorded on a trace that does not note it exits 2" -- run --trace a.trace --cpu-load recorded
+grep -q -- "--cpu-load recorded: 'a.trace' does not note" "$T/stderr" && ok "  saying why" || not_ok "  saying why: $(cat "$T/stderr")"
+expect_exit 2 "--cpu-load 101 exits 2" -- run --trace a.trace --cpu-load 101
 one_line_error "  with one line"
 
 expect_exit 2 "--map error: the trace reaches past a 4 MiB target" -- \

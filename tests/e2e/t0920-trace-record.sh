@@ -110,8 +110,9 @@ read -r r1 rs1 w1 ws1 <<<"$after"
 	[ $((rs1 - rs0)) -eq $((200 * 8)) ] && ok "  /proc/diskstats counts the same requests and sectors" ||
 	not_ok "  diskstats: reads $((r1 - r0)) ($((rs1 - rs0)) sectors), writes $((w1 - w0)) ($((ws1 - ws0)) sectors)"
 expect_exit 0 "trace info reads the capture" -- "$APPIO" trace info dd.trace --json
-jq_check "  300 I/Os, service time known, the command in its header" "$T/stdout" \
-	'.ios == 300 and .service_ns.mean > 0 and (.meta["capture.command"] | startswith("sh -c")) and .meta["capture.lost"] == "0"'
+jq_check "  300 I/Os, service time known, the command and the CPU busy share in its header" "$T/stdout" \
+	'.ios == 300 and .service_ns.mean > 0 and (.meta["capture.command"] | startswith("sh -c")) and .meta["capture.lost"] == "0" and
+	 (.meta["capture.cpu_busy"] | test("^[0-9]+[.][0-9] % of [0-9]+ CPUs busy"))'
 
 # ---- --via blktrace: the same records where the kernel lets root read debugfs, else one line ----
 expect_exit 2 "--via blktrace without CAP_SYS_ADMIN exits 2" -- setpriv --inh-caps=-all --ambient-caps=-all \
