@@ -54,7 +54,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "appio/cpuload.h"
 #include "appio/xalloc.h"
 #include "replay.h"
 #include "replay_feed.h"

@@ -2,7 +2,6 @@
  * dbm_cpu.c - the server's CPUs as a first-come, first-served run queue
  * (see dbm_cpu.h for why).
  */
-#include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <sched.h>
