@@ -26,7 +26,16 @@ MPI=(mpirun --oversubscribe --allow-run-as-root -q --mca btl self,vader
 # unwound in full and its components stay loaded; the fault shim is
 # preloaded before the ASan runtime.
 export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$REPO/tests/e2e/data/lsan-mpi.supp"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:fast_unwind_on_malloc=0"
+ASAN_BASE="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+# Checking a rank for leaks costs some 7 s under ASan (that full unwinding
+# at every malloc, then the scan), so three runs check for leaks (the null
+# engine, the suite and db run: appio's MPI paths that allocate) and the
+# others for memory errors only.
+leaks() {  # on|off
+	if [ "$1" = on ]; then export ASAN_OPTIONS=$ASAN_BASE:fast_unwind_on_malloc=0
+	else export ASAN_OPTIONS=$ASAN_BASE:detect_leaks=0; fi
+}
+leaks on
 export OMPI_MCA_mca_base_component_disable_dlclose=1 PMIX_MCA_mca_base_component_disable_dlclose=1
 MPI+=(-x LSAN_OPTIONS -x ASAN_OPTIONS -x OMPI_MCA_mca_base_component_disable_dlclose
       -x PMIX_MCA_mca_base_component_disable_dlclose)
@@ -44,6 +53,7 @@ MERGED='[.points[0].ranks.per_rank[].hist[]] | group_by(.[0])
 # -- the null engine: appio's own cost, no drive
 expect_exit 0 "4 ranks, null engine" -- "${MPIRUN[@]}" "$APPIO" run 4k-randread --engine null \
 	--target 'n%r.dat' --size 1M --threads 1 --time 2 --seed 42 --json null.json
+leaks off
 jq_check "one document with 4 ranks on 1 host" null.json \
 	'.info.mpi_ranks == "4" and .points[0].ranks.ranks == 4 and .points[0].ranks.hosts == 1 and
 	 (.points[0].ranks.per_rank | length) == 4'
@@ -103,8 +113,10 @@ expect_exit 0 "--target-split: 4 ranks share one file" -- "${MPIRUN[@]}" "$APPIO
 jq_check "each rank's slice is a quarter" split.json '.target.size == 2097152'
 
 # -- a suite: every phase on every rank, each phase's result merged
+leaks on
 expect_exit 0 "a short suite on 2 ranks" -- "${MPI[@]}" -np 2 "$APPIO" suite quick --target 's%r.dat' \
 	--size 64M --profiles 4k-randread --write-sweep none --apps none --db none --max-rounds 2 --json suite.json
+leaks off
 jq_check "every phase merged over the 2 ranks" suite.json \
 	'(.phases | length) == 3 and all(.phases[]; .status == "done" and .result.points[0].ranks.ranks == 2 and
 	  .result.points[0].classes.total.ops == ([.result.points[0].ranks.per_rank[].ops] | add))'
@@ -188,8 +200,10 @@ if command -v mariadbd >/dev/null || command -v mysqld >/dev/null; then
 			-e "SHOW GLOBAL STATUS LIKE 'Com_commit'" | awk '{ print $2 }'; }
 		"$APPIO" db prepare oltp_read_write "${CA[@]}" --tables 2 --table-size 1000 >/dev/null 2>&1
 		before=$(commits)
+		leaks on
 		expect_exit 0 "db run: 2 ranks x 2 clients on one server" -- "${MPI[@]}" -np 2 "$APPIO" db run \
 			oltp_read_write "${CA[@]}" --tables 2 --table-size 1000 --threads 2 --time 3 --json db.json
+		leaks off
 		server=$(( $(commits) - before ))
 		jq_check "db run: the transactions are the sum of the ranks'" db.json \
 			'.points[0] as $p | $p.ranks.class == "txn" and $p.classes.txn.ops > 0 and
