@@ -132,6 +132,7 @@ struct db_dialect {
 	const char *table_opts;         /* after CREATE TABLE (...): " ENGINE = innodb" */
 	const char *for_update;         /* " FOR UPDATE", or "" where rows are not locked so */
 	const char *join_hint;          /* a join that keeps its tables' order ("STRAIGHT_JOIN"), or "," */
+	const char *index_hint;         /* printf format naming an index ("FORCE INDEX (%s)"), or NULL */
 	const char *isolation;          /* printf format taking "REPEATABLE READ"...; NULL: none */
 	const char *run_session;        /* a statement for each run connection, or NULL */
 	bool fk;                        /* ALTER TABLE ... ADD CONSTRAINT ... FOREIGN KEY works */

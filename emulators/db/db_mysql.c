@@ -400,6 +400,7 @@ static const struct db_dialect my_dialect = {
 	.table_opts = " /*! ENGINE = innodb */",
 	.for_update = " FOR UPDATE",
 	.join_hint = "STRAIGHT_JOIN",
+	.index_hint = "FORCE INDEX (%s)",
 	.isolation = "SET SESSION TRANSACTION ISOLATION LEVEL %s",
 	.run_session = "SET FOREIGN_KEY_CHECKS=0",
 	.fk = true,

@@ -8,7 +8,11 @@
  * check reads one number and passes when it is 0. Money columns are
  * compared to the cent (abs(a - b) > 0.004 rather than a <> b): on MySQL
  * and PostgreSQL, whose decimals are exact, that is the same test, and
- * SQLite stores decimals as floating point.
+ * SQLite stores decimals as floating point. Checks 10 and 12 look up each
+ * customer's orders by idx_orders ($O, an index hint where the dialect has
+ * one): MariaDB, with the statistics it keeps from the middle of the load,
+ * scanned the district's orders by the primary key for every customer
+ * instead, 20 s for one warehouse after a run rather than 0.2 s.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -23,7 +27,8 @@
 
 #define NCHECKS 10
 
-/* A check: its number, what it asserts, its query ($N set, $W warehouse, $J join hint). */
+/* A check: its number, what it asserts, its query ($N set, $W warehouse, $J join hint,
+   $O index hint). */
 static const struct {
 	unsigned num;
 	const char *what;
@@ -61,26 +66,32 @@ static const struct {
 	  "WHERE h_d_id=d_id AND d_w_id=h_w_id and d_w_id=$W and abs(s1-s2) > 0.004" },
 	{ 10, "c_balance = delivered ol_amount - h_amount",
 	  "SELECT count(*) FROM (SELECT c.c_id, c.c_d_id, c.c_w_id, c.c_balance c1, (SELECT "
-	  "sum(ol_amount) FROM orders$N $J order_line$N WHERE OL_W_ID=O_W_ID AND OL_D_ID = O_D_ID AND "
+	  "sum(ol_amount) FROM orders$N $O $J order_line$N WHERE OL_W_ID=O_W_ID AND OL_D_ID = O_D_ID AND "
 	  "OL_O_ID = O_ID AND OL_DELIVERY_D IS NOT NULL AND O_W_ID=c.c_w_id AND O_D_ID=c.C_D_ID AND "
 	  "O_C_ID=c.C_ID) sm, (SELECT sum(h_amount) from history$N WHERE H_C_W_ID=c.C_W_ID AND "
 	  "H_C_D_ID=c.C_D_ID AND H_C_ID=c.C_ID) smh FROM customer$N c WHERE c.c_w_id=$W) t "
 	  "WHERE abs(c1-(sm-smh)) > 0.004" },
 	{ 12, "c_balance + c_ytd_payment = delivered ol_amount",
 	  "SELECT count(*) FROM (SELECT c.c_id, c.c_d_id, c.c_balance c1, c_ytd_payment, (SELECT "
-	  "sum(ol_amount) FROM orders$N $J order_line$N WHERE OL_W_ID=O_W_ID AND OL_D_ID = O_D_ID AND "
+	  "sum(ol_amount) FROM orders$N $O $J order_line$N WHERE OL_W_ID=O_W_ID AND OL_D_ID = O_D_ID AND "
 	  "OL_O_ID = O_ID AND OL_DELIVERY_D IS NOT NULL AND O_W_ID=c.c_w_id AND O_D_ID=c.C_D_ID AND "
 	  "O_C_ID=c.C_ID) sm FROM customer$N c WHERE c.c_w_id=$W) t1 WHERE abs(c1+c_ytd_payment-sm) > 0.004" },
 };
 
-/* Expand $N (table set), $W (warehouse) and $J (the dialect's join hint) of @tmpl. */
-static void expand(const char *tmpl, unsigned t, unsigned w, const char *join, char *out, size_t len)
+/* Expand $N (table set), $W (warehouse), $J and $O (@d's join and index hints) of @tmpl. */
+static void expand(const char *tmpl, unsigned t, unsigned w, const struct db_dialect *d, char *out,
+		   size_t len)
 {
-	char n[16], wh[16];
-	const char *vals[26] = { ['N' - 'A'] = n, ['W' - 'A'] = wh, ['J' - 'A'] = join };
+	char n[16], wh[16], idx[32], hint[64] = "";
+	const char *vals[26] = { ['N' - 'A'] = n, ['W' - 'A'] = wh, ['J' - 'A'] = d->join_hint,
+				 ['O' - 'A'] = hint };
 
 	snprintf(n, sizeof(n), "%u", t);
 	snprintf(wh, sizeof(wh), "%u", w);
+	if (d->index_hint) {
+		snprintf(idx, sizeof(idx), "idx_orders%u", t);
+		snprintf(hint, sizeof(hint), d->index_hint, idx);
+	}
 	db_tpcc_expand(tmpl, vals, out, len);
 }
 
@@ -106,7 +117,7 @@ static int check_one(struct checker *k, struct db_conn *c, struct db_result *res
 	for (unsigned i = 0; i < NCHECKS; i++) {
 		if (k->stop && *k->stop)
 			return -EINTR;
-		expand(checks[i].sql, t, w, c->drv->dialect->join_hint, sql, sizeof(sql));
+		expand(checks[i].sql, t, w, c->drv->dialect, sql, sizeof(sql));
 		int rc = c->drv->query(c, sql, res);
 		if (rc && k->stop && *k->stop)
 			return -EINTR;  /* the query cancelled at Ctrl-C */

@@ -78,7 +78,15 @@ check_waiting() {
 # the tables' probe or check 1, waits): the query is cancelled on the
 # server and appio exits 130 at once, not when the query would have ended.
 tpcc_before_cleanup() {
-	local holder pid rc t0
+	local holder pid rc t0 owner="(SELECT o_w_id, o_d_id, o_c_id FROM orders1 WHERE o_w_id = 1 AND o_d_id = 3 AND o_id = 1)"
+	# a delivered order's customer one unit richer than its orders and payments say
+	sql "UPDATE customer1 SET c_balance = c_balance + 1 WHERE (c_w_id, c_d_id, c_id) IN $owner" >/dev/null
+	expect_exit 1 "$KIND: check fails on a customer's balance changed behind its back" -- \
+		"$APPIO" db check tpcc "${C[@]}" --tables 1 --scale 1
+	[ "$(grep -c ' FAIL: ' "$T/stderr")" = 2 ] && grep -q '^check 10 FAIL: .*first warehouse 1 of set 1' "$T/stderr" &&
+		grep -q '^check 12 FAIL: ' "$T/stderr" && grep -q "2 of 10 checks failed" "$T/stderr" &&
+		ok "$KIND: ... checks 10 and 12, naming the warehouse" || not_ok "$KIND: ... said: $(cat "$T/stderr")"
+	sql "UPDATE customer1 SET c_balance = c_balance - 1 WHERE (c_w_id, c_d_id, c_id) IN $owner" >/dev/null
 	hold_lock &
 	holder=$!
 	wait_for 30 lock_held || not_ok "$KIND: a session holds a lock on district1"
