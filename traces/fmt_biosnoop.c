@@ -122,7 +122,10 @@ static int biosnoop_line(struct trace_reader *r)
 	p->now = t + BIAS_NS;
 	if (lat > p->max_lat)
 		p->max_lat = lat;
-	if (tq_push(&p->q, &rec))
+	rc = tq_push(&p->q, &rec);
+	if (rc == -ENOMEM)
+		return trace_bad(r, "out of memory putting I/Os in issue order");
+	if (rc)
 		return trace_bad(r, "more than %d I/Os waiting to be put in issue order", TRACE_INFLIGHT_MAX);
 	return 0;
 }

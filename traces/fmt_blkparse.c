@@ -119,7 +119,10 @@ static int blkparse_event(struct trace_reader *r, char **f, int n)
 	rec.offset = sector * 512;
 	rec.length = count * 512;
 	rec.pid = (int32_t)pid;
-	if (pair_issue(&p->pair, &rec, sector, &r->hdr.devs) == -ENOSPC)
+	rc = pair_issue(&p->pair, &rec, sector, &r->hdr.devs);
+	if (rc == -ENOMEM)
+		return trace_bad(r, "out of memory pairing requests");
+	if (rc == -ENOSPC)
 		return trace_bad(r, "more than %d requests in flight (completion events missing?)",
 				 TRACE_INFLIGHT_MAX);
 	return 0;
@@ -210,12 +213,13 @@ static int blkparse_write(struct trace_writer *w, const struct trace_rec *rec)
 
 	flush_done(w, rec->issue_ns);
 	line(w, rec, 'D', rec->issue_ns);
-	if (rec->complete_ns != TRACE_NS_UNKNOWN && tq_push(&p->done, rec)) {
+	int rc = rec->complete_ns != TRACE_NS_UNKNOWN ? tq_push(&p->done, rec) : 0;
+	if (rc == -ENOMEM)
+		snprintf(w->err, sizeof(w->err), "'%s': out of memory", w->path);
+	else if (rc)
 		snprintf(w->err, sizeof(w->err), "'%s': more than %d requests in flight at %.9f s",
 			 w->path, TRACE_INFLIGHT_MAX, rec->issue_ns / 1e9);
-		return -ENOSPC;
-	}
-	return 0;
+	return rc;
 }
 
 static int blkparse_wclose(struct trace_writer *w)

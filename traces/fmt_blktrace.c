@@ -271,7 +271,10 @@ static int bt_event(struct trace_reader *r, const struct bt_file *bf)
 	rec.offset = e->sector * 512;
 	rec.length = e->bytes;
 	rec.pid = (int32_t)e->pid;
-	if (pair_issue(&p->pair, &rec, e->sector, &r->hdr.devs) == -ENOSPC)
+	int rc = pair_issue(&p->pair, &rec, e->sector, &r->hdr.devs);
+	if (rc == -ENOMEM)
+		return bt_bad(r, bf, "out of memory pairing requests");
+	if (rc == -ENOSPC)
 		return bt_bad(r, bf, "more than 65536 requests in flight (completion events missing?)");
 	return 0;
 }

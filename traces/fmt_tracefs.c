@@ -123,7 +123,10 @@ static int tracefs_event(struct trace_reader *r, char *ev, int issue)
 	rec.issue_ns = t;
 	rec.offset = sector * 512;
 	rec.length = count * 512;
-	if (pair_issue(&p->pair, &rec, rec.op == TRACE_OP_FLUSH ? FLUSH_KEY : sector, &r->hdr.devs) == -ENOSPC)
+	rc = pair_issue(&p->pair, &rec, rec.op == TRACE_OP_FLUSH ? FLUSH_KEY : sector, &r->hdr.devs);
+	if (rc == -ENOMEM)
+		return trace_bad(r, "out of memory pairing requests");
+	if (rc == -ENOSPC)
 		return trace_bad(r, "more than %d requests in flight (completion events missing?)",
 				 TRACE_INFLIGHT_MAX);
 	return 0;

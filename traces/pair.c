@@ -12,20 +12,49 @@ static uint32_t hash(const struct pair *p, uint32_t dev, uint64_t sector)
 	return (uint32_t)(h >> 32) & (p->nb - 1);
 }
 
-int pair_init(struct pair *p, uint32_t cap)
+#define PAIR_FIRST 256
+
+/* A ring of @room slots holding @p's @n requests from slot 0, and its hash. */
+static int resize(struct pair *p, uint32_t room)
 {
-	p->cap = cap;
-	p->head = p->n = 0;
-	p->dups = false;
-	for (p->nb = 2; p->nb < 2 * cap; p->nb *= 2)
+	uint32_t nb;
+
+	for (nb = 2; nb < 2 * room; nb *= 2)
 		;
-	p->s = calloc(cap, sizeof(*p->s));
-	p->bucket = calloc(p->nb, sizeof(*p->bucket));
-	if (!p->s || !p->bucket) {
-		pair_release(p);
+	struct pair_slot *v = calloc(room, sizeof(*v));
+	uint32_t *bucket = calloc(nb, sizeof(*bucket));
+	if (!v || !bucket) {
+		free(v);
+		free(bucket);
 		return -ENOMEM;
 	}
+	for (uint32_t i = 0; i < p->n; i++)
+		v[i] = p->s[(p->head + i) % p->room];
+	free(p->s);
+	free(p->bucket);
+	p->s = v;
+	p->bucket = bucket;
+	p->nb = nb;
+	p->room = room;
+	p->head = 0;
+	/* the chains anew: find() picks the oldest by its place in the ring, not in the chain */
+	for (uint32_t i = 0; i < p->n; i++) {
+		if (v[i].state != 1)
+			continue;
+		uint32_t *b = &bucket[hash(p, v[i].rec.dev, v[i].sector)];
+		v[i].next = *b;
+		*b = i + 1;
+	}
 	return 0;
+}
+
+int pair_init(struct pair *p, uint32_t cap)
+{
+	*p = (struct pair){ .cap = cap };
+	int rc = resize(p, cap < PAIR_FIRST ? cap : PAIR_FIRST);
+	if (rc)
+		pair_release(p);
+	return rc;
 }
 
 void pair_release(struct pair *p)
@@ -45,7 +74,7 @@ static uint32_t *find(struct pair *p, uint32_t dev, uint64_t sector)
 
 	for (; *link; link = &p->s[*link - 1].next) {
 		struct pair_slot *s = &p->s[*link - 1];
-		uint32_t age = (*link - 1 + p->cap - p->head) % p->cap;
+		uint32_t age = (*link - 1 + p->room - p->head) % p->room;
 		if (s->rec.dev == dev && s->sector == sector && age < best_age) {
 			best = link;
 			best_age = age;
@@ -60,7 +89,12 @@ int pair_issue(struct pair *p, struct trace_rec *rec, uint64_t sector, struct tr
 		return 1;
 	if (p->n == p->cap)
 		return -ENOSPC;
-	uint32_t i = (p->head + p->n++) % p->cap;
+	if (p->n == p->room) {
+		int rc = resize(p, p->room > p->cap / 2 ? p->cap : p->room * 2);
+		if (rc)
+			return rc;
+	}
+	uint32_t i = (p->head + p->n++) % p->room;
 	uint32_t *b = &p->bucket[hash(p, rec->dev, sector)];
 	struct pair_slot *s = &p->s[i];
 
@@ -114,7 +148,7 @@ int pair_pop(struct pair *p, struct trace_rec *out, int drain, struct trace_devs
 {
 	while (p->n && p->s[p->head].state == 3) {
 		p->s[p->head].state = 0;
-		p->head = (p->head + 1) % p->cap;
+		p->head = (p->head + 1) % p->room;
 		p->n--;
 	}
 	if (!p->n)
@@ -127,7 +161,7 @@ int pair_pop(struct pair *p, struct trace_rec *out, int drain, struct trace_devs
 	}
 	*out = s->rec;
 	s->state = 0;
-	p->head = (p->head + 1) % p->cap;
+	p->head = (p->head + 1) % p->room;
 	p->n--;
 	return 0;
 }

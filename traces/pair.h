@@ -34,19 +34,22 @@ struct pair {
 	 */
 	bool dups;
 	struct pair_slot *s;
-	uint32_t cap, head, n;          /* ring of issued requests, oldest at head */
+	uint32_t room, head, n;         /* ring of issued requests, oldest at head */
+	uint32_t cap;                   /* the bound: the ring doubles up to it */
 	uint32_t *bucket;               /* nb chains of slot index + 1 */
 	uint32_t nb;
 };
 
-/* A pairing table of @cap requests. 0 or -ENOMEM. */
+/* A pairing table of @cap requests; its ring starts small and doubles as
+   requests wait. 0 or -ENOMEM. */
 int pair_init(struct pair *p, uint32_t cap);
 void pair_release(struct pair *p);
 
 /*
  * Queue a request issued at @rec->issue_ns at @sector; sets rec->inflight
  * from the device's pending count. 0, 1 if the same (device, sector) is
- * already waiting (a requeue: ignored), -ENOSPC when @cap are waiting.
+ * already waiting (a requeue: ignored), -ENOSPC when @cap are waiting,
+ * -ENOMEM when the ring cannot grow.
  */
 int pair_issue(struct pair *p, struct trace_rec *rec, uint64_t sector, struct trace_devs *ds);
 

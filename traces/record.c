@@ -315,7 +315,10 @@ static void pair_event(struct trace_record *r, const struct ev *e)
 		rec.offset = (sector - (r->dev.part ? r->dev.start : 0)) * 512;
 		rec.length = e->bytes ? e->bytes : (uint64_t)e->nsect * 512;
 	}
-	if (pair_issue(&r->pair, &rec, sector, &r->hdr.devs) == -ENOSPC)
+	int rc = pair_issue(&r->pair, &rec, sector, &r->hdr.devs);
+	if (rc == -ENOMEM)
+		fail(r, "out of memory pairing requests");
+	else if (rc == -ENOSPC)
 		fail(r, "more than %d requests in flight (completion events missing?)", TRACE_INFLIGHT_MAX);
 }
 

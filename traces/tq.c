@@ -19,9 +19,12 @@ static void swap(struct tq *q, uint32_t a, uint32_t b)
 	q->v[b] = t;
 }
 
+#define TQ_FIRST 256
+
 int tq_init(struct tq *q, uint32_t cap, int by_complete)
 {
-	q->v = malloc((size_t)cap * sizeof(*q->v));
+	q->alloc = cap < TQ_FIRST ? cap : TQ_FIRST;
+	q->v = malloc((size_t)(q->alloc ? q->alloc : 1) * sizeof(*q->v));
 	q->n = 0;
 	q->cap = q->v ? cap : 0;
 	q->by_complete = by_complete;
@@ -32,13 +35,21 @@ void tq_release(struct tq *q)
 {
 	free(q->v);
 	q->v = NULL;
-	q->n = q->cap = 0;
+	q->n = q->alloc = q->cap = 0;
 }
 
 int tq_push(struct tq *q, const struct trace_rec *rec)
 {
 	if (q->n == q->cap)
 		return -ENOSPC;
+	if (q->n == q->alloc) {
+		uint32_t room = q->alloc > q->cap / 2 ? q->cap : q->alloc * 2;
+		struct trace_rec *v = realloc(q->v, (size_t)room * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		q->v = v;
+		q->alloc = room;
+	}
 	uint32_t i = q->n++;
 	q->v[i] = *rec;
 	while (i && key(q, (i - 1) / 2) > key(q, i)) {

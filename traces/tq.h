@@ -11,11 +11,15 @@
 
 struct tq {
 	struct trace_rec *v;
-	uint32_t n, cap;
+	uint32_t n, alloc, cap;         /* records held, room allocated, the bound */
 	int by_complete;                /* key: complete_ns when set, else issue_ns */
 };
 
-/* An empty queue of at most @cap records (allocated now). 0 or -ENOMEM. */
+/*
+ * An empty queue of at most @cap records. The room grows by doubling as
+ * records arrive: a trace with little in flight never takes the bound's
+ * megabytes. 0 or -ENOMEM.
+ */
 int tq_init(struct tq *q, uint32_t cap, int by_complete);
 void tq_release(struct tq *q);
 /* 0, or -ENOSPC when full. */

@@ -12,6 +12,8 @@
 #include "appio/trace.h"
 #include "appio/trace_stats.h"
 #include "check.h"
+#include "pair.h"
+#include "tq.h"
 
 #define DATA "tests/unit/data/traces/"
 #define MAXR 64
@@ -538,6 +540,67 @@ static void test_stats(void)
 #define BAD(fmt, text, want) CHECK(!strcmp(bad(fmt, text), "'build/tests/trace-bad.tmp' " want), \
 				       "%s: %s", fmt, bad(fmt, text))
 
+/* The heap grows past its first room up to its bound, and keeps its order. */
+static void test_tq(void)
+{
+	struct tq q;
+	struct trace_rec rec = { 0 }, out;
+	uint64_t seed = 7, prev = 0;
+	int bad = 0;
+
+	CHECK(tq_init(&q, 1000, 0) == 0, "tq_init");
+	for (int i = 0; i < 1000; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		rec.issue_ns = seed >> 20;
+		bad += tq_push(&q, &rec) != 0;
+	}
+	CHECK(bad == 0 && q.n == 1000, "1000 pushes into a bound of 1000: %d failed", bad);
+	CHECK(tq_push(&q, &rec) == -ENOSPC, "the 1001st is refused");
+	for (int i = 0; i < 1000; i++) {
+		bad += tq_pop(&q, &out) != 0 || out.issue_ns < prev;
+		prev = out.issue_ns;
+	}
+	CHECK(bad == 0 && tq_pop(&q, &out) == 1, "popped in issue order, then empty (%d out of order)", bad);
+	tq_release(&q);
+}
+
+/*
+ * The pairing ring grows while requests wait, also when its oldest is not
+ * at slot 0: every completion still finds its issue, records come back in
+ * issue order, and the bound holds.
+ */
+static void test_pair_grows(void)
+{
+	struct pair p;
+	struct trace_dev dev = { 0 };
+	struct trace_devs ds = { .d = &dev, .n = 1, .cap = 1 };
+	struct trace_rec rec = { 0 }, out;
+	int bad = 0, got = 0;
+
+	CHECK(pair_init(&p, 1200) == 0, "pair_init");
+	for (uint64_t i = 0; i < 300; i++) {     /* 300 waiting: past the first room */
+		rec.issue_ns = i;
+		bad += pair_issue(&p, &rec, 1000 + i, &ds) != 0;
+	}
+	for (uint64_t i = 0; i < 100; i++)       /* the oldest 100 done and out: the head moves */
+		bad += pair_complete(&p, 0, 1000 + i, 10000 + i, &ds) != 1 || pair_pop(&p, &out, 0, &ds) ||
+		       out.issue_ns != i || out.complete_ns != 10000 + i;
+	for (uint64_t i = 300; i < 1300; i++) {  /* 1200 waiting: two more doublings, then the bound */
+		rec.issue_ns = i;
+		bad += pair_issue(&p, &rec, 1000 + i, &ds) != 0;
+	}
+	CHECK(bad == 0 && p.n == 1200, "1300 issued, 100 out, 1200 waiting: %d wrong, %u waiting", bad, p.n);
+	rec.issue_ns = 1300;
+	CHECK(pair_issue(&p, &rec, 5000, &ds) == -ENOSPC, "the bound refuses the 1201st");
+	for (uint64_t i = 1299; i >= 100; i--)   /* completions newest first */
+		bad += pair_complete(&p, 0, 1000 + i, 20000 + i, &ds) != 1;
+	for (uint64_t i = 100; pair_pop(&p, &out, 0, &ds) == 0; i++, got++)
+		bad += out.issue_ns != i || out.complete_ns != 20000 + i;
+	CHECK(bad == 0 && got == 1200 && dev.pending == 0, "1200 paired in issue order: %d wrong, %d out",
+	      bad, got);
+	pair_release(&p);
+}
+
 /* Numbers past 64 bits once scaled: an error naming the field, not a wrapped value. */
 static void test_bounds(void)
 {
@@ -661,6 +724,8 @@ int main(void)
 	RUN(test_appio_format);
 	RUN(test_round_trips);
 	RUN(test_stats);
+	RUN(test_tq);
+	RUN(test_pair_grows);
 	RUN(test_bounds);
 	RUN(test_garbage);
 	return check_done();
