@@ -189,7 +189,7 @@ CHECK_ONCE := t0610-db-servers t0620-drive-ranking t0650-db-tpcc-servers t1060-d
 
 # Two tests at a time (tests/run.sh JOBS): most of a test's time is appio
 # running for a set time, so two share the two cores; the tests that use loop
-# devices, cgroups, the machine's I/O counters or MPI ranks still run alone.
+# devices, cgroups or the machine's I/O counters still run alone.
 CHECK_JOBS ?= 2
 
 # Each pass says how long it took (its build included), so that the one that

@@ -13,16 +13,17 @@
 #             not run and count as skipped (make check runs the long tests only
 #             in its ASan pass)
 #   JOBS      tests run at a time (default 1); those of SERIAL_TESTS (default:
-#             the ones that attach loop devices, make cgroups, count the
-#             machine's I/O or start MPI ranks) always run alone. The tests
-#             that start database servers need not: scripts/db-start.sh picks
-#             a free port and starts the server under one lock
+#             the ones that attach loop devices, make cgroups or count the
+#             machine's I/O) always run alone. The tests that start database
+#             servers need not: scripts/db-start.sh picks a free port and
+#             starts the server under one lock; nor the MPI test, whose ranks
+#             share memory only among themselves
 set -u
 cd "$(dirname "$0")/.." || exit 1
 export APPIO="${APPIO:-$PWD/appio}"
 UNIT_DIR="${UNIT_DIR:-$PWD/build/tests}"
 JOBS=${JOBS:-1}
-SERIAL_TESTS=${SERIAL_TESTS-t0400 t0620 t0920 t1100}
+SERIAL_TESTS=${SERIAL_TESTS-t0400 t0620 t0920}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -97,7 +98,7 @@ show_finished() {
 }
 
 # JOBS tests at a time; a test of SERIAL_TESTS (loop devices, cgroups, the
-# machine's I/O counters, MPI ranks) runs alone.
+# machine's I/O counters) runs alone.
 for i in "${!names[@]}"; do
 	name=${names[$i]}
 	if [ -n "${ONLY:-}" ] && ! matches "$name" "$ONLY"; then
