@@ -191,6 +191,8 @@ CHECK_ONCE := t0610-db-servers t0620-drive-ranking t0650-db-tpcc-servers t1060-d
 # running for a set time, so two share the two cores; the tests that use loop
 # devices, cgroups or the machine's I/O counters still run alone.
 CHECK_JOBS ?= 2
+# the longest of them start first, so that the short ones fill the end
+CHECK_FIRST := t0650 t1100 t0500 t0510 t0200 t0610 t0700
 
 # Each pass says how long it took (its build included), so that the one that
 # grows shows.
@@ -199,7 +201,7 @@ check_pass = s=$$(date +%s); $(1) && echo "make check: $(2) pass took $$(( $$(da
 check:
 	scripts/install-deps.sh --test
 	@$(call check_pass,SKIP_TESTS="$(CHECK_ONCE)" JOBS=$(CHECK_JOBS) $(MAKE) test,plain)
-	@$(call check_pass,JOBS=$(CHECK_JOBS) $(MAKE) asan,ASan)
+	@$(call check_pass,JOBS=$(CHECK_JOBS) FIRST="$(CHECK_FIRST)" $(MAKE) asan,ASan)
 	@$(call check_pass,JOBS=$(CHECK_JOBS) $(MAKE) tsan,TSan)
 	@$(call check_pass,$(MAKE) fuzz FUZZ_TIME=10,fuzz)
 

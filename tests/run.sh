@@ -12,6 +12,9 @@
 #   SKIP_TESTS  space-separated substrings: tests whose name contains one are
 #             not run and count as skipped (make check runs the long tests only
 #             in its ASan pass)
+#   FIRST     space-separated substrings: the tests whose name contains one
+#             start first, in that order (with JOBS > 1, the long ones first
+#             leave short ones to fill the end)
 #   JOBS      tests run at a time (default 1); those of SERIAL_TESTS (default:
 #             the ones that attach loop devices, make cgroups or count the
 #             machine's I/O) always run alone. The tests that start database
@@ -82,6 +85,22 @@ for t in tests/e2e/t[0-9]*.sh; do
 	[ -f "$t" ] || continue
 	names+=("e2e/$(basename "$t" .sh)") files+=("$t") runner+=(bash)
 done
+if [ -n "${FIRST:-}" ]; then
+	order=() seen=" "
+	for w in $FIRST; do
+		for i in "${!names[@]}"; do
+			case "${names[$i]}" in *"$w"*) ;; *) continue ;; esac
+			case "$seen" in *" $i "*) continue ;; esac
+			order+=("$i") seen+="$i "
+		done
+	done
+	for i in "${!names[@]}"; do
+		matches "${names[$i]}" "$FIRST" || order+=("$i")
+	done
+	n=() f=() r=()
+	for i in "${order[@]}"; do n+=("${names[$i]}") f+=("${files[$i]}") r+=("${runner[$i]}"); done
+	names=("${n[@]}") files=("${f[@]}") runner=("${r[@]}")
+fi
 
 # Reports are printed in the tests' order, each once its test has finished.
 passed=0 failed=0 skipped=0 shown=0
