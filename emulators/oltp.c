@@ -50,6 +50,7 @@
 #include "appio/xalloc.h"
 #include "sysbench/db_mix.h"
 #include "dbmodel/dbm.h"
+#include "dbmodel/dbm_calib.h"
 #include "dbmodel/dbm_heap.h"
 #include "dbmodel/dbm_lock.h"
 #include "dbmodel/dbm_vacuum.h"
@@ -63,6 +64,7 @@ struct oltp_opts {
 	int mode;
 	uint64_t tables, table_size;
 	uint64_t warmup_points;
+	double cpu_per_row, cpu_per_write;      /* microseconds; -1: the model's default */
 	struct db_mix mix;              /* as `appio db run`'s */
 };
 
@@ -120,6 +122,7 @@ enum group { G_POINT, G_SIMPLE, G_SUM, G_ORDER, G_DISTINCT, G_INDEX_UPD, G_NON_I
 struct oltp_plan {
 	enum group g;
 	unsigned count;
+	uint64_t cpu_ns;                /* a statement's CPU beyond --cpu-per-stmt */
 };
 
 struct oltp_run {
@@ -134,6 +137,7 @@ struct oltp_run {
 	unsigned nplan, nwarm;
 	struct oltp_plan plan[G_N], warm[G_N];
 	uint64_t warmup_points;         /* sweep points that run read_write first */
+	uint64_t row_ns, write_ns;      /* CPU per extra row a range examines, per row change */
 	_Atomic uint64_t points_done;
 	struct dbm_locks locks;         /* rows changed by running transactions */
 };
@@ -160,6 +164,14 @@ static const struct opt_def oltp_opt_table[] = {
 	  "the first N sweep points run read_write whatever --mode says: the warm-up a SysBench "
 	  "user runs on the server before measuring (the pool stays warm across points)",
 	  .max = 1024 },
+	{ "cpu-per-row", OPT_DOUBLE, O(cpu_per_row), "-1",
+	  "microseconds of real CPU per row a range SELECT examines beyond the first, on top of "
+	  "--cpu-per-stmt (-1: calibrated default: 0.9 innodb, 2.6 postgres; 0 with --cpu-per-stmt "
+	  "given; with --calibrate-from, its share of the run's average)" },
+	{ "cpu-per-write", OPT_DOUBLE, O(cpu_per_write), "-1",
+	  "microseconds of real CPU per row an UPDATE, DELETE or INSERT changes, on top of "
+	  "--cpu-per-stmt (-1: calibrated default: 38 innodb, 118 postgres; 0 with --cpu-per-stmt "
+	  "given; with --calibrate-from, its share of the run's average)" },
 	DB_MIX_OPTS(O(mix)),
 	OPT_END,
 };
@@ -278,14 +290,12 @@ static void plan(struct oltp_run *r, const struct oltp_opts *o)
 {
 	for (enum group g = 0; g < G_N; g++) {
 		unsigned n = group_count(o, o->mode, g), nw = group_count(o, M_READ_WRITE, g);
-		if (n) {
-			r->plan[r->nplan].g = g;
-			r->plan[r->nplan++].count = n;
-		}
-		if (nw) {
-			r->warm[r->nwarm].g = g;
-			r->warm[r->nwarm++].count = nw;
-		}
+		uint64_t ns = g >= G_INDEX_UPD ? r->write_ns     /* the INSERT of DELETE + INSERT: its own */
+			    : g >= G_SIMPLE ? (r->range_size - 1) * r->row_ns : 0;
+		if (n)
+			r->plan[r->nplan++] = (struct oltp_plan){ g, n, ns };
+		if (nw)
+			r->warm[r->nwarm++] = (struct oltp_plan){ g, nw, ns };
 	}
 	r->trx = o->mode != M_POINT_SELECT && !o->mix.skip_trx;
 	r->warm_trx = !o->mix.skip_trx;
@@ -322,6 +332,61 @@ static int load_k(struct oltp_run *r, uint64_t seed, volatile sig_atomic_t *stop
 	return 0;
 }
 
+/*
+ * A statement's CPU grows with the rows it examines and changes
+ * (--cpu-per-row, --cpu-per-write on top of --cpu-per-stmt): one cost per
+ * statement made a point SELECT cost what the average statement of
+ * read_write does. Calibrated against MariaDB 10.11 and PostgreSQL 15 on 2
+ * KVM cores, quiet, with the four SysBench scripts interleaved at 16 threads
+ * and the data in the pool (scripts/calibrate-oltp-cpu.sh; docs/oltp-tpcc.md,
+ * Statement costs by kind). A statement cost given is taken as the whole;
+ * one calibrated from a real run (--calibrate-from) is that run's average,
+ * shared out in the defaults' shape by the rows its statements examined and
+ * changed. --cpu-per-row and --cpu-per-write, when given, are taken as they are.
+ */
+static const struct { double stmt_us, row_us, write_us; } oltp_cpu[] = {
+	[DBM_INNODB] = { 15, 0.9, 38 },
+	[DBM_POSTGRES] = { 29, 2.6, 118 },
+};
+
+static int cpu_costs(struct oltp_run *r, const struct oltp_opts *o, char *err, size_t errlen)
+{
+	double stmt = oltp_cpu[r->db.model].stmt_us, row = oltp_cpu[r->db.model].row_us;
+	double write = oltp_cpu[r->db.model].write_us;
+
+	if (!(o->cpu_per_row == -1 || (o->cpu_per_row >= 0 && o->cpu_per_row <= 1e6))) {
+		snprintf(err, errlen, "--cpu-per-row: %g is out of range (0 to 1000000 microseconds, "
+			 "or -1 for the default)", o->cpu_per_row);
+		return -EINVAL;
+	}
+	if (!(o->cpu_per_write == -1 || (o->cpu_per_write >= 0 && o->cpu_per_write <= 1e6))) {
+		snprintf(err, errlen, "--cpu-per-write: %g is out of range (0 to 1000000 microseconds, "
+			 "or -1 for the default)", o->cpu_per_write);
+		return -EINVAL;
+	}
+	if (o->db.calibrate_from) {
+		struct dbm_calib c;
+		int rc = dbm_calib_load(o->db.calibrate_from, &c, err, errlen);
+		if (rc)
+			return rc;
+		double k = c.cpu_per_stmt_us / (stmt + row * c.rows_per_stmt + write * c.writes_per_stmt);
+		stmt *= k;
+		row *= k;
+		write *= k;
+	} else if (o->db.cpu_per_stmt >= 0) {
+		stmt = o->db.cpu_per_stmt;
+		row = write = 0;
+	}
+	if (o->cpu_per_row >= 0)
+		row = o->cpu_per_row;
+	if (o->cpu_per_write >= 0)
+		write = o->cpu_per_write;
+	r->db.cpu_ns = (uint64_t)(stmt * 1000 * r->db.cpu_scale);
+	r->row_ns = (uint64_t)(row * 1000 * r->db.cpu_scale);
+	r->write_ns = (uint64_t)(write * 1000 * r->db.cpu_scale);
+	return 0;
+}
+
 static int oltp_setup(struct emu_run *run, char *err, size_t errlen)
 {
 	const struct oltp_opts *o = run->opts;
@@ -340,6 +405,8 @@ static int oltp_setup(struct emu_run *run, char *err, size_t errlen)
 			 (unsigned long long)(o->tables * o->table_size), (unsigned long long)MAX_ROWS);
 		return -EINVAL;
 	}
+	if ((rc = cpu_costs(r, o, err, errlen)) != 0)
+		return rc;
 	r->cost = r->db.model == DBM_INNODB ? &innodb_costs : &pg_costs;
 	r->ntables = (unsigned)o->tables;
 	r->table_size = (uint32_t)o->table_size;
@@ -627,7 +694,7 @@ static int statement(struct emu_worker *w, struct oltp_run *r, struct oltp_table
 			k = atomic_load_explicit(&t->kval[row], memory_order_relaxed);
 			return pg_update(w, r, t, row, false, k_pos(r, k, row));
 		default:
-			dbm_stmt(w, &r->db);    /* the DELETE; the INSERT is counted below */
+			dbm_stmt_cpu(w, &r->db, r->write_ns);  /* the DELETE; the INSERT is counted below */
 			return pg_delete_insert(w, r, t);
 		}
 	}
@@ -639,7 +706,7 @@ static int statement(struct emu_worker *w, struct oltp_run *r, struct oltp_table
 	case G_NON_INDEX_UPD:
 		return change_row(w, r, t, get_row(w, r), r->cost->upd_c, r->cost->upd_c_undo);
 	case G_DELETE_INSERT:
-		dbm_stmt(w, &r->db);            /* the DELETE; the INSERT is counted below */
+		dbm_stmt_cpu(w, &r->db, r->write_ns);  /* the DELETE; the INSERT is counted below */
 		return delete_insert(w, r, t);
 	default:
 		return range(w, r, t);
@@ -660,7 +727,7 @@ static int transaction(struct emu_worker *w, struct oltp_run *r)
 	for (unsigned i = 0; i < nplan && !rc; i++) {
 		struct oltp_table *t = &r->t[db_rand_uniform(&w->rng, 1, r->ntables) - 1];
 		for (unsigned n = 0; n < plan[i].count && !rc; n++) {
-			dbm_stmt(w, &r->db);
+			dbm_stmt_cpu(w, &r->db, plan[i].cpu_ns);
 			rc = statement(w, r, t, plan[i].g);
 			if (!rc && !trx)
 				rc = commit(w, r);
@@ -711,7 +778,13 @@ static void oltp_info(struct emu_run *run)
 	const struct oltp_opts *o = run->opts;
 	struct oltp_run *r = run->priv;
 
+	char val[32];
+
 	dbm_info(&r->db, &o->db, run, "oltp");
+	snprintf(val, sizeof(val), "%g", (double)r->row_ns / 1000);
+	emu_info(run, "oltp.cpu_per_row_us", val);
+	snprintf(val, sizeof(val), "%g", (double)r->write_ns / 1000);
+	emu_info(run, "oltp.cpu_per_write_us", val);
 }
 
 /* Counts the points, for --warmup-points. */

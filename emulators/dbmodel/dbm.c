@@ -91,10 +91,8 @@ int dbm_config(struct dbm *db, const struct dbm_opts *o, char *err, size_t errle
 			 "or -1 for the default)", o->cpu_per_stmt);
 		return -EINVAL;
 	}
-	/* calibrated against MariaDB 10.11 and PostgreSQL 15 on 2 cores, quiet, on the
-	   matrix's calibrate lines with the data in the pool (m-fit, p-fit: 16 threads,
-	   CPU-bound; docs/oltp-tpcc.md, Calibrating) */
-	db->cpu_ns = o->cpu_per_stmt < 0 ? (innodb ? 58000 : 59000) : (uint64_t)(o->cpu_per_stmt * 1000);
+	/* -1: the emulator's own default, which it sets after this (oltp_cpu, tpcc_cpu) */
+	db->cpu_ns = o->cpu_per_stmt < 0 ? 0 : (uint64_t)(o->cpu_per_stmt * 1000);
 	if (!(o->cpu_per_read == -1 || (o->cpu_per_read >= 0 && o->cpu_per_read <= 1e6))) {
 		snprintf(err, errlen, "--cpu-per-read: %g is out of range (0 to 1000000 microseconds, "
 			 "or -1 for the default)", o->cpu_per_read);
@@ -477,12 +475,12 @@ void dbm_cpu(struct emu_worker *w, struct dbm *db, uint64_t ns)
  * on 2 CPUs, on a RAM-speed drive, the emulator kept 1.55 CPUs busy and
  * MariaDB 1.86, and the emulator ran 0.79x its TPS (docs/oltp-tpcc.md).
  */
-void dbm_stmt(struct emu_worker *w, struct dbm *db)
+void dbm_stmt_cpu(struct emu_worker *w, struct dbm *db, uint64_t extra_ns)
 {
 	static _Thread_local bool slack_set;
 
 	emu_count(w, DBM_C_STMTS, 1);
-	dbm_cpu(w, db, db->cpu_ns);
+	dbm_cpu(w, db, db->cpu_ns + extra_ns);
 	if (!db->rtt_ns || dbm_cpus_queued(&db->cpuq))
 		return;
 	if (!slack_set) {

@@ -94,7 +94,8 @@ extern const char *const dbm_model_names[];
 	  "innodb_doublewrite: page-cleaner batches go through the doublewrite area first" }, \
 	{ "cpu-per-stmt", OPT_DOUBLE, DBM_OPT(base, cpu_per_stmt), "-1", \
 	  "microseconds of real CPU per SQL statement, the server's own work " \
-	  "(-1: calibrated default: oltp 58 innodb, 59 postgres; tpcc its own; 0: pure storage)" }, \
+	  "(-1: calibrated default: oltp 15 innodb, 29 postgres, with its --cpu-per-row and " \
+	  "--cpu-per-write; tpcc its own; 0: pure storage)" }, \
 	{ "cpu-scale", OPT_DOUBLE, DBM_OPT(base, cpu_scale), "1", \
 	  "multiply the statements' CPU (--cpu-per-stmt, tpcc's --cpu-per-row, given or default) " \
 	  "by this: for a host whose CPU is slower (> 1) or faster (< 1) than the calibration's" }, \
@@ -287,8 +288,14 @@ void dbm_release(struct dbm *db);
 /* @ns of CPU on the calling thread's CPU clock (a statement's extra work). */
 void dbm_cpu(struct emu_worker *w, struct dbm *db, uint64_t ns);
 
-/* One SQL statement's CPU work (--cpu-per-stmt), counted. */
-void dbm_stmt(struct emu_worker *w, struct dbm *db);
+/* One SQL statement's CPU work (--cpu-per-stmt, and @extra_ns for the rows
+   it examines or changes, in the same turn on a CPU), counted. */
+void dbm_stmt_cpu(struct emu_worker *w, struct dbm *db, uint64_t extra_ns);
+
+static inline void dbm_stmt(struct emu_worker *w, struct dbm *db)
+{
+	dbm_stmt_cpu(w, db, 0);
+}
 
 /*
  * Touch page @page (a buffer-pool request): a miss reads it synchronously

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dbm_calib.h"
@@ -42,6 +43,8 @@ int dbm_calib_fit(const struct dbm_calib_point *p, unsigned n, unsigned cpus, st
 	*c = (struct dbm_calib){ .cpus = cpus, .bound_threads = (unsigned)bound->threads,
 				 .latency_threads = (unsigned)lat->threads };
 	c->machine_us = cpus * 1e6 / (bound->tps * bound->stmts_per_txn);
+	c->rows_per_stmt = bound->rows_per_txn / bound->stmts_per_txn;
+	c->writes_per_stmt = bound->writes_per_txn / bound->stmts_per_txn;
 	c->cpu_per_stmt_us = fmax(0, c->machine_us - DBM_CALIB_WAIT_CPU_US);
 	c->client_rtt_us = fmax(0, lat->read_mean_us - c->cpu_per_stmt_us - DBM_CALIB_WAIT_CPU_US);
 	return 0;
@@ -122,8 +125,37 @@ static int read_point(json_t *pt, struct dbm_calib_point *out)
 	*out = (struct dbm_calib_point){ .threads = (double)json_integer_value(th),
 					 .tps = class_num(cls, "txn", "ops_per_s"),
 					 .stmts_per_txn = stmts / txn,
-					 .read_mean_us = json_number_value(mean) / 1000 };
+					 .read_mean_us = json_number_value(mean) / 1000,
+					 .writes_per_txn = class_num(cls, "write", "ops") / txn };
 	return isnan(out->tps) ? -EINVAL : 0;
+}
+
+/* Option @name of the run as a number (they are kept as text), or @def. */
+static double opt_num(json_t *opts, const char *name, double def)
+{
+	const char *v = json_string_value(json_object_get(opts, name));
+	char *end;
+	double d;
+
+	if (!v)
+		return def;
+	if (!strcmp(v, "on") || !strcmp(v, "true"))
+		return 1;
+	if (!strcmp(v, "off") || !strcmp(v, "false"))
+		return 0;
+	d = strtod(v, &end);
+	return end != v && !*end ? d : def;
+}
+
+/* Rows a transaction of SysBench @script examines in its ranges beyond each one's first. */
+static double oltp_range_rows(const char *script, json_t *opts)
+{
+	if ((strcmp(script, "oltp_read_write") && strcmp(script, "oltp_read_only")) ||
+	    !opt_num(opts, "range-selects", 1))
+		return 0;
+	double ranges = opt_num(opts, "simple-ranges", 1) + opt_num(opts, "sum-ranges", 1) +
+			opt_num(opts, "order-ranges", 1) + opt_num(opts, "distinct-ranges", 1);
+	return ranges * fmax(0, opt_num(opts, "range-size", 100) - 1);
 }
 
 /* TPC-C point @pt of the result into @out. 0, or -EINVAL (a class missing). */
@@ -188,6 +220,8 @@ int dbm_calib_load(const char *path, struct dbm_calib *c, char *err, size_t errl
 				 "and other classes%s", path, i + 1, tpcc ? " nor the five types'" : "");
 			goto out;
 		}
+		if (!tpcc)
+			p[n].rows_per_txn = oltp_range_rows(script, work);
 		n++;
 	}
 	if (tpcc)

@@ -15,6 +15,11 @@
  *     and the round trip; less --cpu-per-stmt and the emulator's own wait
  *     cost, that is --client-rtt.
  *
+ * The OLTP fit also says how many rows a statement of the run examined and
+ * changed (rows_per_stmt, writes_per_stmt): cpu_per_stmt_us is their
+ * average cost, which oltp shares out in the shape of its own defaults
+ * (--cpu-per-row, --cpu-per-write).
+ *
  * A TPC-C result ('appio db run tpcc', sysbench-tpcc's statements) also
  * gives --cpu-per-row: a statement costs cpu_per_stmt plus cpu_per_row for
  * each row it examines beyond the first (tpcc_mix.h counts them). At the
@@ -43,6 +48,8 @@ struct dbm_calib_point {
 	double tps;                     /* transactions per second */
 	double stmts_per_txn;           /* statements (reads, writes, other) per transaction */
 	double read_mean_us;            /* mean latency of a read statement */
+	double rows_per_txn;            /* rows the ranges examine beyond their first */
+	double writes_per_txn;          /* rows changed (one a write statement) */
 };
 
 /* One point of a real TPC-C run. */
@@ -62,6 +69,7 @@ struct dbm_calib {
 	double stmt_wall_us;            /* TPC-C: a statement's wall time at the latency point */
 	int tpcc;                       /* 1: fitted on a TPC-C result, 2: on the server's own CPU */
 	double machine_us;              /* the whole machine's CPU per statement, bound point */
+	double rows_per_stmt, writes_per_stmt;  /* OLTP: of the bound point's statements */
 	unsigned bound_threads, latency_threads, cpus;
 };
 

@@ -72,6 +72,7 @@ jq_check "read_only: no redo, no purge, no split" ro.json \
 expect_exit 2 "--cpu-per-stmt -2 is refused (-1 is the default)" -- "$APPIO" run oltp --target f.dat --cpu-per-stmt -2
 one_line_error "--cpu-per-stmt: one line"
 expect_exit 2 "--client-rtt -1 is refused" -- "$APPIO" run oltp --target f.dat --client-rtt -1
+one_line_error "--client-rtt: one line"
 expect_exit 2 "--cpu-per-read -2 is refused" -- "$APPIO" run oltp --target f.dat --cpu-per-read -2
 one_line_error "--cpu-per-read: one line"
 expect_exit 2 "--cpu-scale 0 is refused" -- "$APPIO" run oltp --target f.dat --cpu-scale 0
@@ -89,7 +90,28 @@ jq_check "... and spent: <= 1,000 TPS, mean >= 1 ms" scale.json \
 	'.points[0].classes.txn | .ops_per_s <= 1000 and .lat_ns.mean >= 1000000'
 jq_check "... and counted: cpu_model_us = 1,000 a statement, 108 a page read (not scaled)" scale.json \
 	'.points[0].counters | .statements > 0 and .cpu_model_us == 1000 * .statements + 108 * .bp_reads'
-one_line_error "--client-rtt: one line"
+jq_check "... a statement cost given is the whole: no row or write cost on top" scale.json \
+	'.info["oltp.cpu_per_row_us"] == "0" and .info["oltp.cpu_per_write_us"] == "0"'
+expect_exit 2 "--cpu-per-row -2 is refused" -- "$APPIO" run oltp --target f.dat --cpu-per-row -2
+one_line_error "--cpu-per-row: one line"
+expect_exit 2 "--cpu-per-write 2e6 is refused" -- "$APPIO" run oltp --target f.dat --cpu-per-write 2e6
+one_line_error "--cpu-per-write: one line"
+jq_check "the defaults said in the result: 15 us a statement, 0.9 a row, 38 a row changed (innodb)" ro.json \
+	'.info["oltp.cpu_per_stmt_us"] == "15" and .info["oltp.cpu_per_row_us"] == "0.9" and
+	 .info["oltp.cpu_per_write_us"] == "38"'
+# read_only: 4 ranges of 100 rows a transaction, 99 beyond the first each; no row changed.
+# One transaction may be cut short at the point's end: its burns are counted, it is not.
+check "--cpu-per-row 10: a range's rows cost CPU" run --mode read_only --cpu-per-stmt 0 --cpu-per-row 10 \
+	--cpu-per-write 1000 --client-rtt 0 --threads 1 --time 1 --json row.json
+jq_check "... 3,960 us a transaction (4 x 99 rows), nothing for writes" row.json \
+	'.points[0].counters | .txns > 0 and (.cpu_model_us - 108 * .bp_reads) as $c |
+	 $c >= 3960 * .txns and $c <= 3960 * (.txns + 1)'
+# write_only: two UPDATEs, a DELETE and an INSERT, one row each
+check "--cpu-per-write 100: each row changed costs CPU" run --mode write_only --cpu-per-stmt 0 --cpu-per-row 1000 \
+	--cpu-per-write 100 --client-rtt 0 --threads 1 --time 1 --json wr.json
+jq_check "... 400 us a transaction (4 rows changed), nothing for rows examined" wr.json \
+	'.points[0].counters | .txns > 0 and (.cpu_model_us - 108 * .bp_reads) as $c |
+	 $c >= 400 * .txns and $c <= 400 * (.txns + 1)'
 check "--client-rtt 2000: statements wait for the client" run --mode point_select --cpu-per-stmt 0 \
 	--client-rtt 2000 --threads 1 --time 2 --json rtt.json
 jq_check "point_select at 2 ms a statement: 1 thread <= 500 TPS, mean >= 2 ms" rtt.json \

@@ -1,6 +1,7 @@
 /*
  * test_dbm_calib.c - --calibrate-from's arithmetic: the saturated point
- * gives the CPU per statement, the latency-bound one the client's wait, and
+ * gives the CPU per statement (and its rows examined and changed), the
+ * latency-bound one the client's wait, and
  * a run without either point is refused; on a TPC-C result, Order-Status
  * and Stock-Level give a statement's and a row's cost, and the defaults of
  * the tpcc emulator are what the fit gives on the calibrate line's figures.
@@ -19,7 +20,8 @@ static void fit_two_ends(void)
 	const struct dbm_calib_point p[] = {
 		{ .threads = 8, .tps = 1500, .stmts_per_txn = 20, .read_mean_us = 300 },
 		{ .threads = 2, .tps = 800, .stmts_per_txn = 20, .read_mean_us = 110 },
-		{ .threads = 16, .tps = 1600, .stmts_per_txn = 20, .read_mean_us = 900 },
+		{ .threads = 16, .tps = 1600, .stmts_per_txn = 20, .read_mean_us = 900,
+		  .rows_per_txn = 396, .writes_per_txn = 4 },
 		{ .threads = 4, .tps = 1200, .stmts_per_txn = 20, .read_mean_us = 150 },
 	};
 	struct dbm_calib c;
@@ -32,6 +34,9 @@ static void fit_two_ends(void)
 	CHECK(fabs(c.cpu_per_stmt_us - (62.5 - DBM_CALIB_WAIT_CPU_US)) < 1e-9, "cpu %g us", c.cpu_per_stmt_us);
 	CHECK(fabs(c.client_rtt_us - (110 - c.cpu_per_stmt_us - DBM_CALIB_WAIT_CPU_US)) < 1e-9,
 	      "rtt %g us", c.client_rtt_us);
+	/* the bound point's rows and changes, per statement, for oltp to share the cost out */
+	CHECK(fabs(c.rows_per_stmt - 19.8) < 1e-9 && fabs(c.writes_per_stmt - 0.2) < 1e-9,
+	      "rows %g, writes %g a statement", c.rows_per_stmt, c.writes_per_stmt);
 }
 
 static void fast_reads_floor_at_zero(void)
