@@ -138,6 +138,33 @@ fake_run() {
 lib scale_better 1000 1250 700 && ! lib scale_better 1000 1500 700 && ok "scale_better: the nearer as a ratio" ||
 	not_ok "scale_better"
 
+# --- the statement costs: the defaults are what the kept interleaved runs fit to ---
+C=scripts/calibrate-oltp-cpu.sh
+costs_near() {  # FILE STMT ROW WRITE: the fit of FILE within rounding of the three
+	"$C" --fit "$1" >"$T/fit.out" 2>&1 &&
+	awk -v a="$2" -v b="$3" -v c="$4" '/^costs:/ { found = 1
+		d = ($3 - a) / a; e = ($5 - b) / b; f = ($7 - c) / c
+		ok = d * d < 0.0025 && e * e < 0.0025 && f * f < 0.0025 }
+		END { exit !(found && ok) }' "$T/fit.out"
+}
+while read -r kind a b c; do
+	costs_near "$REF/cpu-mix-2026-12-03/$kind.jsonl" "$a" "$b" "$c" &&
+		ok "$kind: the kept runs fit to the defaults within 5% ($a us a statement, $b a row, $c a write)" ||
+		{ not_ok "$kind: the kept runs fit to the defaults"; sed 's/^/    /' "$T/fit.out"; }
+done <<'EOF2'
+mariadb 15 0.9 38
+postgres 29 2.6 118
+EOF2
+grep -q "^  read_write *1387 / *1387  (1.00)$" <("$C" --fit "$REF/cpu-mix-2026-12-03/mariadb.jsonl") &&
+	ok "... read_write exact, each script's ratio printed" || not_ok "... read_write exact"
+grep -v '"point_select"' "$REF/cpu-mix-2026-12-03/mariadb.jsonl" >"$T/nops.jsonl"
+expect_exit 2 "--fit on runs without point_select is refused" -- "$C" --fit "$T/nops.jsonl"
+one_line_error "--fit without a script: one line"
+expect_exit 2 "calibrate-oltp-cpu: --rounds 0 is refused" -- "$C" --rounds 0 mariadb
+one_line_error "--rounds 0: one line"
+expect_exit 2 "calibrate-oltp-cpu: no engine is refused" -- "$C"
+one_line_error "no engine: one line"
+
 # --- bad input ---
 printf 'a mariadb 1x10 32M 32M read_write 2 1\n' >"$T/bad.matrix"
 expect_exit 2 "a line of 8 fields is refused" -- "$F" --matrix "$T/bad.matrix" --emu-from "$T/emu2"
