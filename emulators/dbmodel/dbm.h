@@ -97,7 +97,8 @@ extern const char *const dbm_model_names[];
 	  "(-1: calibrated default: oltp 15 innodb, 29 postgres, with its --cpu-per-row and " \
 	  "--cpu-per-write; tpcc its own; 0: pure storage)" }, \
 	{ "cpu-scale", OPT_DOUBLE, DBM_OPT(base, cpu_scale), "1", \
-	  "multiply the statements' CPU (--cpu-per-stmt, tpcc's --cpu-per-row, given or default) " \
+	  "multiply the statements' CPU (--cpu-per-stmt, --cpu-per-row, oltp's --cpu-per-write, " \
+	  "given or default) " \
 	  "by this: for a host whose CPU is slower (> 1) or faster (< 1) than the calibration's" }, \
 	{ "cpu-per-read", OPT_DOUBLE, DBM_OPT(base, cpu_per_read), "-1", \
 	  "microseconds of real CPU per page read into the pool, beyond the read itself, on the " \
