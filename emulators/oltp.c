@@ -354,16 +354,9 @@ static int cpu_costs(struct oltp_run *r, const struct oltp_opts *o, char *err, s
 	double stmt = oltp_cpu[r->db.model].stmt_us, row = oltp_cpu[r->db.model].row_us;
 	double write = oltp_cpu[r->db.model].write_us;
 
-	if (!(o->cpu_per_row == -1 || (o->cpu_per_row >= 0 && o->cpu_per_row <= 1e6))) {
-		snprintf(err, errlen, "--cpu-per-row: %g is out of range (0 to 1000000 microseconds, "
-			 "or -1 for the default)", o->cpu_per_row);
+	if (dbm_check_cpu_us("--cpu-per-row", o->cpu_per_row, err, errlen) ||
+	    dbm_check_cpu_us("--cpu-per-write", o->cpu_per_write, err, errlen))
 		return -EINVAL;
-	}
-	if (!(o->cpu_per_write == -1 || (o->cpu_per_write >= 0 && o->cpu_per_write <= 1e6))) {
-		snprintf(err, errlen, "--cpu-per-write: %g is out of range (0 to 1000000 microseconds, "
-			 "or -1 for the default)", o->cpu_per_write);
-		return -EINVAL;
-	}
 	if (o->db.calibrate_from) {
 		struct dbm_calib c;
 		int rc = dbm_calib_load(o->db.calibrate_from, &c, err, errlen);

@@ -200,11 +200,8 @@ static int cpu_costs(struct tpcc_run *r, const struct tpcc_opts *o, char *err, s
 	struct dbm_calib c = { 0 };
 	double row_us = o->cpu_per_row;
 
-	if (!(row_us == -1 || (row_us >= 0 && row_us <= 1e6))) {
-		snprintf(err, errlen, "--cpu-per-row: %g is not 0..1000000 microseconds (or -1 for the "
-			 "default)", row_us);
+	if (dbm_check_cpu_us("--cpu-per-row", row_us, err, errlen))
 		return -EINVAL;
-	}
 	/* dbm_config() took the statement cost and round trip from the same file */
 	if (o->db.calibrate_from && dbm_calib_load(o->db.calibrate_from, &c, err, errlen))
 		return -EINVAL;

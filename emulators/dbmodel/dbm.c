@@ -67,6 +67,15 @@ const char *const dbm_model_names[] = { "innodb", "postgres", NULL };
  */
 #define WRITE_THREADS 4
 
+int dbm_check_cpu_us(const char *opt, double us, char *err, size_t errlen)
+{
+	if (us == -1 || (us >= 0 && us <= 1e6))
+		return 0;
+	snprintf(err, errlen, "%s: %g is out of range (0 to 1000000 microseconds, or -1 for the "
+		 "default)", opt, us);
+	return -EINVAL;
+}
+
 int dbm_config(struct dbm *db, const struct dbm_opts *o, char *err, size_t errlen)
 {
 	bool innodb = o->model == DBM_INNODB;
@@ -86,18 +95,12 @@ int dbm_config(struct dbm *db, const struct dbm_opts *o, char *err, size_t errle
 			 (unsigned long long)o->checkpoint_timeout);
 		return -EINVAL;
 	}
-	if (!(o->cpu_per_stmt == -1 || (o->cpu_per_stmt >= 0 && o->cpu_per_stmt <= 1e6))) {
-		snprintf(err, errlen, "--cpu-per-stmt: %g is out of range (0 to 1000000 microseconds, "
-			 "or -1 for the default)", o->cpu_per_stmt);
+	if (dbm_check_cpu_us("--cpu-per-stmt", o->cpu_per_stmt, err, errlen))
 		return -EINVAL;
-	}
 	/* -1: the emulator's own default, which it sets after this (oltp_cpu, tpcc_cpu) */
 	db->cpu_ns = o->cpu_per_stmt < 0 ? 0 : (uint64_t)(o->cpu_per_stmt * 1000);
-	if (!(o->cpu_per_read == -1 || (o->cpu_per_read >= 0 && o->cpu_per_read <= 1e6))) {
-		snprintf(err, errlen, "--cpu-per-read: %g is out of range (0 to 1000000 microseconds, "
-			 "or -1 for the default)", o->cpu_per_read);
+	if (dbm_check_cpu_us("--cpu-per-read", o->cpu_per_read, err, errlen))
 		return -EINVAL;
-	}
 	/*
 	 * MariaDB's machine CPU a transaction grows with the pages it reads
 	 * into the pool, beyond what the same reads cost the emulator: 2 CPUs

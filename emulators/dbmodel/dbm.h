@@ -286,6 +286,12 @@ void dbm_info(const struct dbm *db, const struct dbm_opts *o, struct emu_run *ru
 /* Free the pool and destroy the locks. Safe after a failed or missing start. */
 void dbm_release(struct dbm *db);
 
+/*
+ * A CPU-cost option's value @us (microseconds; -1 the model's default):
+ * 0, or -EINVAL with one line in @err naming @opt ("--cpu-per-row").
+ */
+int dbm_check_cpu_us(const char *opt, double us, char *err, size_t errlen);
+
 /* @ns of CPU on the calling thread's CPU clock (a statement's extra work). */
 void dbm_cpu(struct emu_worker *w, struct dbm *db, uint64_t ns);
 
