@@ -469,14 +469,21 @@ void dbm_cpu(struct emu_worker *w, struct dbm *db, uint64_t ns)
 
 /*
  * A statement's CPU, then the client's round trip: the server thread sends
- * its result and waits, off the CPU, for the next statement. That wait is
- * the wake-ups of an idle machine (a sleep with 1 us of timer slack, not the
- * default 50). With workers queued for the CPUs, a woken client or server
- * thread would queue behind them instead and their work fill the gap: the
- * next statement's turn in the queue is the round trip. Slept at any load,
- * the round trip left CPUs idle that the server's kept busy: at 4 threads
- * on 2 CPUs, on a RAM-speed drive, the emulator kept 1.55 CPUs busy and
- * MariaDB 1.86, and the emulator ran 0.79x its TPS (docs/oltp-tpcc.md).
+ * its result and waits, off the CPU, for the next statement. The wait is
+ * the wake-ups of idle CPUs: the scheduler puts a woken thread (the client,
+ * then the server thread again) on an idle CPU when there is one, and an
+ * idle CPU must leave its sleep state first (a halted vCPU on a virtual
+ * machine: tens of microseconds). So the round trip is slept (with 1 us of
+ * timer slack, not the default 50) only while fewer workers are on a CPU
+ * (burning, queued for one or doing their own work; not in an I/O, a wait
+ * or a round trip) than there are CPUs. With every CPU taken, a woken thread
+ * queues behind the running ones and their work fills the gap: the next
+ * statement's turn in the queue is the round trip. Slept whenever no worker
+ * was queued, the round trip held the emulator to 0.32-0.52x the TPS of
+ * servers that keep both CPUs busy at 2 threads with the data in the pool
+ * (docs/oltp-tpcc.md, change 31); slept at any load, it left idle CPUs the
+ * server kept busy at 4 threads. On one CPU there is never another idle
+ * one: client and server take turns on it.
  */
 void dbm_stmt_cpu(struct emu_worker *w, struct dbm *db, uint64_t extra_ns)
 {
@@ -484,7 +491,7 @@ void dbm_stmt_cpu(struct emu_worker *w, struct dbm *db, uint64_t extra_ns)
 
 	emu_count(w, DBM_C_STMTS, 1);
 	dbm_cpu(w, db, db->cpu_ns + extra_ns);
-	if (!db->rtt_ns || dbm_cpus_queued(&db->cpuq))
+	if (!db->rtt_ns || !dbm_cpu_left_idle(db, w->pt->threads))
 		return;
 	if (!slack_set) {
 		prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
@@ -492,7 +499,9 @@ void dbm_stmt_cpu(struct emu_worker *w, struct dbm *db, uint64_t extra_ns)
 	}
 	struct timespec ts = { 0, (long)(db->rtt_ns % 1000000000ULL) };
 	ts.tv_sec = (time_t)(db->rtt_ns / 1000000000ULL);
+	dbm_off_cpu(w, db, 1);
 	clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+	dbm_off_cpu(w, db, -1);
 }
 
 /* The pool's clock (midpoint insertion's innodb_old_blocks_time). */
@@ -541,7 +550,7 @@ static int get_frame(struct emu_worker *w, struct dbm *db, uint32_t *out)
 		}
 		emu_count(w, DBM_C_FREE_WAITS, 1);
 		dbm_flush_kick(db);
-		cond_wait_ns(&db->pool_cv, &db->pool_mx, WAIT_NS / 10);
+		dbm_wait(w, db, &db->pool_cv, &db->pool_mx, WAIT_NS / 10);
 		if (emu_stopping(w))
 			return 1;
 	}
@@ -625,7 +634,7 @@ static int load(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned fl
 	dbm_pool_install(&db->pool, fi, page, DBM_READING, now_ms());
 	db->reads_total++;
 	pthread_mutex_unlock(&db->pool_mx);
-	int64_t r = emu_io(w, DBM_CLS_PAGE_READ, IO_READ, db->fd, emu_buf(w, 0), db->page_size,
+	int64_t r = dbm_io(w, db, DBM_CLS_PAGE_READ, IO_READ, emu_buf(w, 0), db->page_size,
 			   db->data_off + page * db->page_size);
 	dbm_cpu(w, db, db->read_cpu_ns);        /* before the page is ready: its waiters wait it too */
 	pthread_mutex_lock(&db->pool_mx);
@@ -653,7 +662,7 @@ int dbm_page(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned flags
 			if ((rc = load(w, db, page, flags, &fi)) != 0 || fi == DBM_NIL)
 				goto next;
 		} else if (db->pool.f[fi].state == DBM_READING) {
-			cond_wait_ns(&db->pool_cv, &db->pool_mx, WAIT_NS / 10);
+			dbm_wait(w, db, &db->pool_cv, &db->pool_mx, WAIT_NS / 10);
 			rc = emu_stopping(w) ? 1 : 0;
 			goto next;
 		} else {
@@ -842,7 +851,7 @@ static int log_timer(struct emu_worker *w, struct dbm *db)
 	}
 	pthread_mutex_lock(&db->cl_mx);
 	while (!emu_stopping(w) && emu_now() < end)
-		cond_wait_ns(&db->cl_cv, &db->cl_mx, WAIT_NS * 5);
+		dbm_wait(w, db, &db->cl_cv, &db->cl_mx, WAIT_NS * 5);
 	pthread_mutex_unlock(&db->cl_mx);
 	return 0;
 }
@@ -867,7 +876,7 @@ static int purge(struct emu_worker *w, struct dbm *db)
 	if (!n) {
 		pthread_mutex_lock(&db->cl_mx);
 		if (!emu_stopping(w))
-			cond_wait_ns(&db->cl_cv, &db->cl_mx, WAIT_NS);
+			dbm_wait(w, db, &db->cl_cv, &db->cl_mx, WAIT_NS);
 		pthread_mutex_unlock(&db->cl_mx);
 		return 0;
 	}

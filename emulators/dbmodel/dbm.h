@@ -104,7 +104,8 @@ extern const char *const dbm_model_names[];
 	  "microseconds of real CPU per page read into the pool, beyond the read itself, on the " \
 	  "reading thread (-1: calibrated default: 108 innodb, 0 postgres)" }, \
 	{ "client-rtt", OPT_DOUBLE, DBM_OPT(base, client_rtt), "50", \
-	  "microseconds per statement waited, not computed: the client's turn and the round trip (0: none)" }, \
+	  "microseconds per statement waited, not computed, while another CPU is idle: the " \
+	  "client's turn and the round trip, as idle CPUs wake up (0: none)" }, \
 	{ "io-capacity", OPT_UINT, DBM_OPT(base, io_capacity), "200", \
 	  "innodb_io_capacity: background flushing pages/s", .min = 100, .max = 100000000 }, \
 	{ "io-capacity-max", OPT_UINT, DBM_OPT(base, io_capacity_max), "2000", \
@@ -227,6 +228,7 @@ struct dbm {
 	_Atomic uint64_t undo_pos;
 	_Atomic uint32_t epoch;         /* postgres: checkpoints begun (full-page images) */
 	struct dbm_cpus cpuq;           /* the CPUs this process may run on, as a run queue */
+	_Atomic uint32_t off_cpu;       /* foreground workers in an I/O, a wait or a round trip */
 	uint32_t *page_epoch;           /* postgres: epoch of each page's last full-page image */
 	uint8_t *page_hint;             /* postgres: 1 while a page's last change awaits its hint bits */
 
@@ -302,6 +304,45 @@ void dbm_stmt_cpu(struct emu_worker *w, struct dbm *db, uint64_t extra_ns);
 static inline void dbm_stmt(struct emu_worker *w, struct dbm *db)
 {
 	dbm_stmt_cpu(w, db, 0);
+}
+
+/*
+ * A foreground worker leaves its CPU (@d 1: an I/O, a wait, its round trip)
+ * or comes back (-1): dbm_stmt_cpu() counts the CPUs the others left idle.
+ */
+static inline void dbm_off_cpu(struct emu_worker *w, struct dbm *db, int d)
+{
+	if (!w->background)
+		atomic_fetch_add(&db->off_cpu, (uint32_t)d);
+}
+
+/*
+ * Does a CPU stand idle beside the caller's: fewer of the @threads
+ * foreground workers on a CPU (not in an I/O, a wait or a round trip; the
+ * caller is) than there are CPUs?
+ */
+static inline bool dbm_cpu_left_idle(struct dbm *db, unsigned threads)
+{
+	uint32_t off = atomic_load(&db->off_cpu);
+	return (threads > off ? threads - off : 1) < db->cpuq.n;
+}
+
+/* emu_io() and cond_wait_ns() for the model's threads: off the CPU meanwhile. */
+static inline int64_t dbm_io(struct emu_worker *w, struct dbm *db, unsigned cls, unsigned op,
+			     void *buf, uint32_t len, uint64_t off)
+{
+	dbm_off_cpu(w, db, 1);
+	int64_t r = emu_io(w, cls, op, db->fd, buf, len, off);
+	dbm_off_cpu(w, db, -1);
+	return r;
+}
+
+static inline void dbm_wait(struct emu_worker *w, struct dbm *db, pthread_cond_t *cv,
+			    pthread_mutex_t *mx, uint64_t ns)
+{
+	dbm_off_cpu(w, db, 1);
+	cond_wait_ns(cv, mx, ns);
+	dbm_off_cpu(w, db, -1);
 }
 
 /*

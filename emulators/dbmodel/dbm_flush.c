@@ -81,7 +81,7 @@ static void cl_sleep(struct emu_worker *w, struct dbm *db, uint64_t until, bool 
 {
 	pthread_mutex_lock(&db->cl_mx);
 	while (!(kickable && db->cl_kick) && !emu_stopping(w) && emu_now() < until)
-		cond_wait_ns(&db->cl_cv, &db->cl_mx, 50000000ULL);
+		dbm_wait(w, db, &db->cl_cv, &db->cl_mx, 50000000ULL);
 	if (kickable)
 		db->cl_kick = false;
 	pthread_mutex_unlock(&db->cl_mx);
@@ -105,11 +105,11 @@ static void unpick(struct dbm *db, const uint32_t *fi, unsigned n)
 
 static int dblwr_write(struct emu_worker *w, struct dbm *db, unsigned n)
 {
-	int64_t r = emu_io(w, DBM_CLS_DOUBLEWRITE, IO_WRITE, db->fd, emu_buf(w, 0),
+	int64_t r = dbm_io(w, db, DBM_CLS_DOUBLEWRITE, IO_WRITE, emu_buf(w, 0),
 			   n * db->page_size, db->dblwr_off);
 	if (r != (int64_t)n * db->page_size)
 		return emu_fail(w, r < 0 ? (int)r : -EIO, "doublewrite of %u pages failed", n);
-	r = emu_io(w, DBM_CLS_DOUBLEWRITE, IO_FDATASYNC, db->fd, NULL, 0, 0);
+	r = dbm_io(w, db, DBM_CLS_DOUBLEWRITE, IO_FDATASYNC, NULL, 0, 0);
 	if (r < 0)
 		return emu_fail(w, (int)r, "doublewrite fsync failed");
 	emu_count(w, DBM_C_DBLWR_PAGES, n);
@@ -128,7 +128,7 @@ static int sync_spaces(struct emu_worker *w, struct dbm *db)
 	for (uint32_t s = 0; s < db->nspaces; s++) {
 		if (!atomic_exchange(&db->space_unsynced[s], false))
 			continue;
-		int64_t r = emu_io(w, DBM_CLS_PAGE_WRITE, IO_FDATASYNC, db->fd, NULL, 0, 0);
+		int64_t r = dbm_io(w, db, DBM_CLS_PAGE_WRITE, IO_FDATASYNC, NULL, 0, 0);
 		if (r < 0)
 			return emu_fail(w, (int)r, "data fsync failed");
 		emu_count(w, DBM_C_DATA_FSYNCS, 1);
@@ -138,7 +138,7 @@ static int sync_spaces(struct emu_worker *w, struct dbm *db)
 
 int dbm_page_write(struct emu_worker *w, struct dbm *db, uint64_t page)
 {
-	int64_t r = emu_io(w, DBM_CLS_PAGE_WRITE, IO_WRITE, db->fd, emu_buf(w, 0), db->page_size,
+	int64_t r = dbm_io(w, db, DBM_CLS_PAGE_WRITE, IO_WRITE, emu_buf(w, 0), db->page_size,
 			   db->data_off + page * db->page_size);
 	if (r != (int64_t)db->page_size)
 		return emu_fail(w, r < 0 ? (int)r : -EIO, "page write at offset %llu failed",
@@ -178,7 +178,7 @@ static int write_batch(struct emu_worker *w, struct dbm *db, const uint64_t *pag
 	write_posted(w, db);
 	/* the workers finish what they took: each write they began completes */
 	while (db->wq_done < db->wq_n)
-		cond_wait_ns(&db->wq_cv, &db->wq_mx, 10000000ULL);
+		dbm_wait(w, db, &db->wq_cv, &db->wq_mx, 10000000ULL);
 	int rc = db->wq_rc;
 	db->wq_n = db->wq_next = db->wq_done = 0;
 	pthread_mutex_unlock(&db->wq_mx);
@@ -189,7 +189,7 @@ int dbm_flush_io_worker(struct emu_worker *w, struct dbm *db)
 {
 	pthread_mutex_lock(&db->wq_mx);
 	if (db->wq_next >= db->wq_n && !emu_stopping(w))
-		cond_wait_ns(&db->wq_cv, &db->wq_mx, 10000000ULL);
+		dbm_wait(w, db, &db->wq_cv, &db->wq_mx, 10000000ULL);
 	write_posted(w, db);
 	pthread_mutex_unlock(&db->wq_mx);
 	return 0;
@@ -517,7 +517,7 @@ int dbm_flush_bgwriter(struct emu_worker *w, struct dbm *db)
 		return rc < 0 ? rc : 0;
 	pthread_mutex_lock(&db->cl_mx);
 	while (!emu_stopping(w) && emu_now() < now + PG_BGW_DELAY)
-		cond_wait_ns(&db->cl_cv, &db->cl_mx, 50000000ULL);
+		dbm_wait(w, db, &db->cl_cv, &db->cl_mx, 50000000ULL);
 	pthread_mutex_unlock(&db->cl_mx);
 	return 0;
 }

@@ -46,7 +46,7 @@ int dbm_log_space(struct emu_worker *w, struct dbm *db)
 		pthread_mutex_unlock(&db->log_mx);
 		dbm_flush_kick(db);
 		pthread_mutex_lock(&db->log_mx);
-		cond_wait_ns(&db->log_cv, &db->log_mx, WAIT_NS);
+		dbm_wait(w, db, &db->log_cv, &db->log_mx, WAIT_NS);
 	}
 	pthread_mutex_unlock(&db->log_mx);
 	emu_count(w, DBM_C_STALL_US, (emu_now() - t0) / 1000);
@@ -66,7 +66,7 @@ static int write_range(struct emu_worker *w, struct dbm *db, uint64_t from, uint
 			len = CHUNK;
 		if (len > db->log_body - pos)
 			len = db->log_body - pos;
-		int64_t r = emu_io(w, DBM_CLS_LOG_WRITE, IO_WRITE, db->fd, emu_buf(w, 0),
+		int64_t r = dbm_io(w, db, DBM_CLS_LOG_WRITE, IO_WRITE, emu_buf(w, 0),
 				   (uint32_t)len, db->log_off + db->log_block + pos);
 		if (r != (int64_t)len)
 			return emu_fail(w, r < 0 ? (int)r : -EIO, "log write of %llu bytes failed",
@@ -80,7 +80,7 @@ static int write_range(struct emu_worker *w, struct dbm *db, uint64_t from, uint
 
 static int log_fsync(struct emu_worker *w, struct dbm *db)
 {
-	int64_t r = emu_io(w, DBM_CLS_LOG_WRITE, IO_FDATASYNC, db->fd, NULL, 0, 0);
+	int64_t r = dbm_io(w, db, DBM_CLS_LOG_WRITE, IO_FDATASYNC, NULL, 0, 0);
 	if (r < 0)
 		return emu_fail(w, (int)r, "log fsync failed");
 	emu_count(w, DBM_C_LOG_FSYNCS, 1);
@@ -104,7 +104,7 @@ int dbm_log_up_to(struct emu_worker *w, struct dbm *db, uint64_t lsn, bool durab
 	pthread_mutex_lock(&db->log_mx);
 	while ((durable ? db->flushed_lsn : db->written_lsn) < lsn) {
 		if (db->log_busy) {     /* a follower: the leader may cover us */
-			cond_wait_ns(&db->log_cv, &db->log_mx, WAIT_NS);
+			dbm_wait(w, db, &db->log_cv, &db->log_mx, WAIT_NS);
 			if (emu_stopping(w)) {
 				rc = 1;
 				break;
@@ -153,7 +153,7 @@ int dbm_log_checkpoint(struct emu_worker *w, struct dbm *db, uint64_t lsn)
 	int rc = dbm_log_up_to(w, db, lsn, true);
 	if (rc)
 		return rc;
-	int64_t r = emu_io(w, DBM_CLS_LOG_WRITE, IO_WRITE, db->fd, emu_buf(w, 0), db->log_block,
+	int64_t r = dbm_io(w, db, DBM_CLS_LOG_WRITE, IO_WRITE, emu_buf(w, 0), db->log_block,
 			   db->log_off);
 	if (r != (int64_t)db->log_block)
 		return emu_fail(w, r < 0 ? (int)r : -EIO, "checkpoint write failed");

@@ -172,7 +172,7 @@ static int use_page(struct emu_worker *w, struct dbm *db, struct dbm_vac *v, uin
 		if ((rc = ring_free(w, db, b)) != 0)
 			return rc;
 		b->page = DBM_NO_PAGE;
-		int64_t r = emu_io(w, DBM_CLS_PAGE_READ, IO_READ, db->fd, emu_buf(w, 0), db->page_size,
+		int64_t r = dbm_io(w, db, DBM_CLS_PAGE_READ, IO_READ, emu_buf(w, 0), db->page_size,
 				   db->data_off + page * db->page_size);
 		if (r != (int64_t)db->page_size)
 			return emu_fail(w, r < 0 ? (int)r : -EIO, "page read at offset %llu failed",

@@ -2,13 +2,16 @@
  * test_dbm_cpu.c - the model's CPU run queue (dbmodel/dbm_cpu.h): never more
  * than its CPUs' worth of workers admitted at once, across the 32-bit
  * wrap of its tickets; waiters admitted in the order they came; a worker
- * told whether it waited.
+ * told whether it waited. And the round trip's test of an idle CPU
+ * (dbm_cpu_left_idle()): the workers not in an I/O, a wait or a round trip
+ * against the CPUs.
  */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <time.h>
 
+#include "dbmodel/dbm.h"
 #include "dbmodel/dbm_cpu.h"
 #include "check.h"
 
@@ -100,9 +103,29 @@ static void first_come_first_served(void)
 	CHECK(a.place == 0 && b.place == 1, "A before B: places %u, %u", a.place, b.place);
 }
 
+static struct dbm db;
+
+static void idle_cpu_beside(void)
+{
+	dbm_cpus_init(&db.cpuq, 2);
+	atomic_store(&db.off_cpu, 0);
+	CHECK(!dbm_cpu_left_idle(&db, 2), "2 workers on 2 CPUs: none idle");
+	atomic_store(&db.off_cpu, 1);
+	CHECK(dbm_cpu_left_idle(&db, 2), "2 workers, the other in an I/O: its CPU idle");
+	atomic_store(&db.off_cpu, 14);
+	CHECK(!dbm_cpu_left_idle(&db, 16), "16 workers, 14 off the CPU: 2 on it, none idle");
+	atomic_store(&db.off_cpu, 15);
+	CHECK(dbm_cpu_left_idle(&db, 16), "16 workers, 15 off the CPU: one idle");
+	dbm_cpus_init(&db.cpuq, 1);
+	CHECK(!dbm_cpu_left_idle(&db, 16), "one CPU: never another idle");
+	atomic_store(&db.off_cpu, 0);
+	CHECK(!dbm_cpu_left_idle(&db, 1), "one worker on one CPU: none idle");
+}
+
 int main(void)
 {
 	RUN(at_most_n_inside);
 	RUN(first_come_first_served);
+	RUN(idle_cpu_beside);
 	return check_done();
 }
