@@ -13,8 +13,8 @@
 #             not run and count as skipped (make check runs the long tests only
 #             in its ASan pass)
 #   FIRST     space-separated substrings: the tests whose name contains one
-#             start first, in that order (with JOBS > 1, the long ones first
-#             leave short ones to fill the end)
+#             start first, in that order, after SERIAL_TESTS (with JOBS > 1,
+#             the long ones first leave short ones to fill the end)
 #   JOBS      tests run at a time (default 1); those of SERIAL_TESTS (default:
 #             the ones that attach loop devices, make cgroups or count the
 #             machine's I/O) always run alone. The tests that start database
@@ -85,7 +85,10 @@ for t in tests/e2e/t[0-9]*.sh; do
 	[ -f "$t" ] || continue
 	names+=("e2e/$(basename "$t" .sh)") files+=("$t") runner+=(bash)
 done
-if [ -n "${FIRST:-}" ]; then
+# The SERIAL_TESTS first, then FIRST, then the rest: a serial test that came
+# later would wait, one slot idle, for the long tests started before it.
+FIRST="$SERIAL_TESTS ${FIRST:-}"
+if [ -n "${FIRST// /}" ]; then
 	order=() seen=" "
 	for w in $FIRST; do
 		for i in "${!names[@]}"; do
