@@ -640,8 +640,9 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* A statement's round trip is slept while nobody waits for a CPU, and skipped
-   while workers are queued for one (their turns are the round trip). */
+/* A statement's round trip is slept while a CPU stands idle (fewer workers on
+   a CPU than CPUs: the others in an I/O, a wait or a round trip), and skipped
+   while every CPU has a worker on it (the turns are the round trip). */
 static void round_trip_when_busy(void)
 {
 	struct harness *h = harness_new(DBM_INNODB, 8 << 20, 0);
@@ -649,19 +650,28 @@ static void round_trip_when_busy(void)
 	if (!h)
 		return;
 	struct emu_worker *w = &h->w[0].pub;
+	unsigned cpus = h->db.cpuq.n;
 	h->db.cpu_ns = 0;
 	h->db.rtt_ns = 300000000;       /* 300 ms */
+	h->pt.threads = cpus + 1;       /* one more worker than CPUs */
+	atomic_store(&h->db.off_cpu, cpus);     /* all others off the CPU: cpus - 1 idle */
 	double t0 = now_s();
 	dbm_stmt(w, &h->db);
 	double idle = now_s() - t0;
-	uint32_t next = atomic_load(&h->db.cpuq.next);
-	atomic_store(&h->db.cpuq.next, next + h->db.cpuq.n + 1);        /* n burning, one queued */
+	CHECK(atomic_load(&h->db.off_cpu) == cpus, "the sleeper back on the CPU: %u off",
+	      atomic_load(&h->db.off_cpu));
+	atomic_store(&h->db.off_cpu, 1);        /* one off: a worker on every CPU */
 	t0 = now_s();
 	dbm_stmt(w, &h->db);
 	double busy = now_s() - t0;
-	atomic_store(&h->db.cpuq.next, next);
-	CHECK(idle >= 0.3, "nobody queued: the round trip slept, %.3f s", idle);
-	CHECK(busy < 0.15, "a worker queued for a CPU: no sleep, %.3f s", busy);
+	atomic_store(&h->db.off_cpu, 0);
+	h->pt.threads = NW;
+	if (cpus > 1)
+		CHECK(idle >= 0.3, "a CPU idle (%u workers, %u off): the round trip slept, %.3f s",
+		      cpus + 1, cpus, idle);
+	else
+		CHECK(idle < 0.15, "one CPU: never another idle, no sleep, %.3f s", idle);
+	CHECK(busy < 0.15, "a worker on every CPU: no sleep, %.3f s", busy);
 	CHECK(sum(h, DBM_C_STMTS) == 2, "two statements counted");
 	harness_release(h);
 	free(h);
