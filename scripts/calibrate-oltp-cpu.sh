@@ -4,7 +4,8 @@
 # real server.
 #
 #   scripts/calibrate-oltp-cpu.sh [--rounds N] [--time S] [--threads T] mariadb|postgres
-#   scripts/calibrate-oltp-cpu.sh --fit FILE [--threads T]   (no server: fit a kept run)
+#   scripts/calibrate-oltp-cpu.sh --fit FILE [--threads T] [mariadb|postgres]
+#                                             (no server: fit a kept run)
 #
 # A throwaway server (scripts/db-start.sh, a 128M pool) gets 4 x 100,000 rows
 # (the data in the pool, so that the drive does not enter into it; PostgreSQL's
@@ -18,7 +19,9 @@
 #
 # Per script: the machine's CPU a transaction under the server (all CPUs,
 # /proc/stat) and the emulator's own, that is its CPU less what its model
-# burnt. What the model must burn is the difference. A transaction burns
+# counted as the statements' (their costs, or the worker's own work between
+# statements where that was more: a statement's cost includes it). What the
+# statements must cost is the difference. A transaction burns
 # S x stmt + R x row + W x write (S statements, R rows examined beyond the
 # first in ranges, W rows changed: point_select 1/0/0, read_only 16/396/0,
 # write_only 6/0/4, read_write 20/396/4); the fit makes read_write exact (the
@@ -52,6 +55,14 @@ command -v jq >/dev/null || die "jq is needed"
 # fit FILE: the costs from the rounds in FILE at THREADS threads (the means
 # over the rounds of the server's CPU and the emulator's own, per script)
 fit() {
+	# PostgreSQL's statements cost 3.4 % more for each thread beyond the CPUs
+	# in the model (--cpu-per-backend's default): the costs to give are the
+	# fitted ones over that factor (CPUS=N: the CPUs of the machine a kept
+	# file was measured on, if not this one's)
+	local grow=1 cpus
+	cpus=${CPUS:-$(nproc)}
+	[ "$KIND" = postgres ] && [ "$THREADS" -gt "$cpus" ] &&
+		grow=$(awk -v t="$THREADS" -v c="$cpus" 'BEGIN { print 1 + 0.034 * (t - c) }')
 	jq -r -s --argjson t "$THREADS" '
 		def mean(f): if length > 0 then map(f) | add / length else null end;
 		map(select(.threads == $t)) | (group_by(.mode) | map({key: .[0].mode, value: {
@@ -60,7 +71,7 @@ fit() {
 		[$m.point_select, $m.read_only, $m.write_only, $m.read_write] |
 		if any(. == null or .real == null or .own == null) then "missing"
 		else map("\(.real) \(.own)") | join(" ") end' "$1" |
-	awk -v threads="$THREADS" '
+	awk -v threads="$THREADS" -v grow="$grow" '
 	$1 == "missing" { print "calibrate-oltp-cpu: the file lacks a script at " threads " threads, server or emulator" > "/dev/stderr"; exit 2 }
 	{
 		# the scripts: statements, rows examined beyond the first, rows changed
@@ -82,7 +93,10 @@ fit() {
 			m = own[i] + S[i] * bx + R[i] * by + W[i] * bz
 			printf "  %-13s %8.0f / %8.0f  (%.2f)\n", name[i], real[i], m, m / real[i]
 		}
-		printf "costs: --cpu-per-stmt %.2f --cpu-per-row %.2f --cpu-per-write %.1f\n", bx, by, bz
+		printf "costs at %d threads: --cpu-per-stmt %.2f --cpu-per-row %.2f --cpu-per-write %.1f\n", threads, bx, by, bz
+		if (grow > 1)
+			printf "costs (the model adds --cpu-per-backend, %.3fx at %d threads): --cpu-per-stmt %.2f --cpu-per-row %.2f --cpu-per-write %.1f\n",
+				grow, threads, bx / grow, by / grow, bz / grow
 	}'
 }
 if [ -n "$FIT" ]; then

@@ -57,10 +57,12 @@ MATRIX=$ROOT/scripts/fidelity-oltp.matrix
 ONLY= REPLAY=0 EMU_FROM= CHECK=0 WRITE_BASE=0 KINDS=()
 # The server CPU a transaction (us) at each engine's first calibrate line
 # when the model's CPU defaults were fitted: m-fit at 16 threads, MariaDB's
-# own; p-fit at 16, the whole machine's (3 December 2026, quiet, with the four scripts interleaved). The first
+# own (the machine's 1,704 us x 0.70, its share at m-fit 16 that afternoon);
+# p-fit at 16, the whole machine's (3 December 2026, 17:20-17:31, quiet, with
+# the four scripts interleaved). The first
 # guess of the session's --cpu-scale (cpu_scale in fidelity-lib.sh), which
 # the line's own emulator run then refines.
-declare -A CPU_REF=([mariadb]=991 [postgres]=2750)
+declare -A CPU_REF=([mariadb]=1195 [postgres]=2558)
 
 die() { echo "fidelity-oltp: $*" >&2; exit 2; }
 log() { echo "fidelity-oltp: $*" >&2; }

@@ -56,6 +56,7 @@ struct dbm_opts {
 	double cpu_per_stmt;            /* microseconds of CPU per statement */
 	double cpu_per_read;            /* microseconds of CPU per page read; -1: the model's */
 	double cpu_scale;               /* multiplies the statements' (and rows') CPU */
+	double cpu_per_backend;         /* percent more a statement per thread beyond the CPUs; -1: the model's */
 	double client_rtt;              /* microseconds waited per statement */
 	uint64_t io_capacity, io_capacity_max;  /* innodb page cleaner rates */
 	uint64_t checkpoint_timeout;    /* postgres, seconds */
@@ -94,8 +95,13 @@ extern const char *const dbm_model_names[];
 	  "innodb_doublewrite: page-cleaner batches go through the doublewrite area first" }, \
 	{ "cpu-per-stmt", OPT_DOUBLE, DBM_OPT(base, cpu_per_stmt), "-1", \
 	  "microseconds of real CPU per SQL statement, the server's own work " \
-	  "(-1: calibrated default: oltp 15 innodb, 29 postgres, with its --cpu-per-row and " \
+	  "(-1: calibrated default: oltp 48.5 innodb, 38.8 postgres, with its --cpu-per-row and " \
 	  "--cpu-per-write; tpcc its own; 0: pure storage)" }, \
+	{ "cpu-per-backend", OPT_DOUBLE, DBM_OPT(base, cpu_per_backend), "-1", \
+	  "percent more CPU a statement takes for each thread (connection) beyond the CPUs: " \
+	  "PostgreSQL serves each connection with a process, and more processes than CPUs " \
+	  "take turns with cold caches (-1: the model's default, 3.4 postgres, 0 innodb, " \
+	  "whose connections are threads of one process)" }, \
 	{ "cpu-scale", OPT_DOUBLE, DBM_OPT(base, cpu_scale), "1", \
 	  "multiply the statements' CPU (--cpu-per-stmt, --cpu-per-row, oltp's --cpu-per-write, " \
 	  "given or default) " \
@@ -196,6 +202,7 @@ struct dbm {
 	uint64_t cpu_ns, rtt_ns;
 	uint64_t read_cpu_ns;           /* --cpu-per-read */
 	double cpu_scale;               /* --cpu-scale, already applied to cpu_ns */
+	double backend_frac;            /* --cpu-per-backend / 100 */
 	char calib[512];                /* how --calibrate-from set them ("" when it did not) */
 	uint64_t io_capacity, io_capacity_max;
 	int fd;
@@ -293,6 +300,12 @@ void dbm_release(struct dbm *db);
  * 0, or -EINVAL with one line in @err naming @opt ("--cpu-per-row").
  */
 int dbm_check_cpu_us(const char *opt, double us, char *err, size_t errlen);
+
+/* Microseconds given (checked, >= 0) as nanoseconds, rounded: 57.3 us is 57,300 ns. */
+static inline uint64_t dbm_us_to_ns(double us)
+{
+	return (uint64_t)(us * 1000 + 0.5);
+}
 
 /* @ns of CPU on the calling thread's CPU clock (a statement's extra work). */
 void dbm_cpu(struct emu_worker *w, struct dbm *db, uint64_t ns);

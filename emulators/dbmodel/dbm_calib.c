@@ -2,10 +2,8 @@
  * dbm_calib.c - --cpu-per-stmt and --client-rtt from a real server's
  * 'appio db run' result (dbm_calib.h says how). The manual method of
  * docs/oltp-tpcc.md in one step: at the saturated point a statement costs
- * the machine CPUS / (TPS x statements) of CPU, of which the emulator's
- * own client wait takes DBM_CALIB_WAIT_CPU_US (measured: a 50 us sleep with
- * 1 us of timer slack costs 17 us of CPU in system call, timer and two
- * context switches).
+ * the machine CPUS / (TPS x statements) of CPU, of which the emulator
+ * spends DBM_CALIB_EMU_CPU_US outside its statements (dbm_calib.h).
  */
 #include <errno.h>
 #include <jansson.h>
@@ -45,8 +43,8 @@ int dbm_calib_fit(const struct dbm_calib_point *p, unsigned n, unsigned cpus, st
 	c->machine_us = cpus * 1e6 / (bound->tps * bound->stmts_per_txn);
 	c->rows_per_stmt = bound->rows_per_txn / bound->stmts_per_txn;
 	c->writes_per_stmt = bound->writes_per_txn / bound->stmts_per_txn;
-	c->cpu_per_stmt_us = fmax(0, c->machine_us - DBM_CALIB_WAIT_CPU_US);
-	c->client_rtt_us = fmax(0, lat->read_mean_us - c->cpu_per_stmt_us - DBM_CALIB_WAIT_CPU_US);
+	c->cpu_per_stmt_us = fmax(0, c->machine_us - DBM_CALIB_EMU_CPU_US);
+	c->client_rtt_us = fmax(0, lat->read_mean_us - c->cpu_per_stmt_us - DBM_CALIB_SLEEP_US);
 	return 0;
 }
 
@@ -87,7 +85,7 @@ int dbm_calib_fit_tpcc(const struct dbm_calib_tpcc_point *p, unsigned n, unsigne
 		return -EINVAL;
 	}
 	double txn_us;
-	if (srv) {              /* the server's own CPU: no client wait of the emulator's in it */
+	if (srv) {              /* the server's own CPU: nothing of the emulator's in it */
 		c->tpcc = 2;
 		c->bound_threads = (unsigned)srv->threads;
 		txn_us = srv->srv_us_per_txn - c->cpu_per_row_us * srv->rows_per_txn;
@@ -97,9 +95,9 @@ int dbm_calib_fit_tpcc(const struct dbm_calib_tpcc_point *p, unsigned n, unsigne
 		c->bound_threads = (unsigned)bound->threads;
 		txn_us = cpus * 1e6 / bound->tps - c->cpu_per_row_us * bound->rows_per_txn;
 		c->machine_us = txn_us / bound->stmts_per_txn;
-		c->cpu_per_stmt_us = fmax(0, c->machine_us - DBM_CALIB_WAIT_CPU_US);
+		c->cpu_per_stmt_us = fmax(0, c->machine_us - DBM_CALIB_EMU_CPU_US);
 	}
-	c->client_rtt_us = fmax(0, c->stmt_wall_us - c->cpu_per_stmt_us - DBM_CALIB_WAIT_CPU_US);
+	c->client_rtt_us = fmax(0, c->stmt_wall_us - c->cpu_per_stmt_us - DBM_CALIB_SLEEP_US);
 	return 0;
 }
 

@@ -43,21 +43,22 @@ jq_check "the result names SQLite's version and I/O settings" rw.json \
 grep -q "QPS" "$T/stdout" && ok "the table shows QPS and errors" || not_ok "the table shows QPS and errors"
 
 # the oltp model calibrated from this run: as if on 1 CPU, the 2-thread point is
-# the saturated one (1 CPU / (TPS x 20 statements), less the emulator's 17 us)
+# the saturated one (1 CPU / (TPS x 20 statements), less the 4 us a statement the
+# emulator spends outside its statements)
 jq '.host.cpus = 1' rw.json >cal.json
-want=$(jq '.points[1].classes | 1e6 / (.txn.ops_per_s * (.read.ops + .write.ops + .other.ops) / .txn.ops) - 17
+want=$(jq '.points[1].classes | 1e6 / (.txn.ops_per_s * (.read.ops + .write.ops + .other.ops) / .txn.ops) - 4
 	| if . < 0 then 0 else . end' cal.json)
 expect_exit 0 "appio run oltp --calibrate-from a db run" -- "$APPIO" run oltp --target oltp.dat --size 64M --log-size 4M \
 	--table-size 1000 --calibrate-from cal.json --time 1 --json cal-emu.json
-# that average is shared out as the defaults are (15 us a statement, 0.9 a row, 38 a row
-# changed): oltp_read_write examines 4 x 99 rows beyond the ranges' first and changes 4
+# that average is shared out as the defaults are (48.5 us a statement, 1.07 a row, 57.3 a
+# row changed): oltp_read_write examines 4 x 99 rows beyond the ranges' first and changes 4
 # (each cost is whole nanoseconds: ~20 of them a statement on average, at most)
 mix=$(jq -c '.points[1].classes | {s: ((.read.ops + .write.ops + .other.ops) / .txn.ops), w: (.write.ops / .txn.ops)}' cal.json)
 jq_check "--cpu-per-stmt, -row and -write taken from it (a statement $want us on average) and said so" cal-emu.json \
 	"$mix as \$m | .info | (.[\"oltp.cpu_per_stmt_us\"] | tonumber) as \$a |
 	 (.[\"oltp.cpu_per_row_us\"] | tonumber) as \$b | (.[\"oltp.cpu_per_write_us\"] | tonumber) as \$c |
 	 ((\$a + \$b * 396 / \$m.s + \$c * \$m.w / \$m.s) - $want | fabs) < 0.02 and
-	 (\$b - 0.06 * \$a | fabs) < 0.002 and (\$c - 38 / 15 * \$a | fabs) < 0.01 and
+	 (\$b - 1.07 / 48.5 * \$a | fabs) < 0.002 and (\$c - 57.3 / 48.5 * \$a | fabs) < 0.01 and
 	 (.[\"oltp.cpu_per_stmt\"] | test(\"calibrated from 'cal.json'\"))"
 expect_exit 2 "--calibrate-from a run without a saturated point exits 2" -- "$APPIO" run oltp \
 	--target oltp.dat --size 64M --log-size 4M --table-size 1000 --calibrate-from rw.json --time 1 --threads 1

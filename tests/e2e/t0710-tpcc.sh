@@ -74,22 +74,22 @@ jq_check "with keying times, some of 16 terminals complete one transaction in 4 
 # saturated point, Order-Status and Stock-Level at 100 us a statement and 5 us
 # a row by the model's counts of 5.6 statements + 11.4 rows and 4 + 399)
 jq_check "TPC-C's innodb defaults, said so" t.json \
-	'.info["tpcc.cpu_per_stmt_us"] == "53" and .info["tpcc.cpu_per_row_us"] == "3.2" and
+	'.info["tpcc.cpu_per_stmt_us"] == "63.1" and .info["tpcc.cpu_per_row_us"] == "3.81" and
 	 (.info["tpcc.cpu_costs"] | test("default"))'
 jq -n '{workload: {options: {workload: "tpcc"}}, host: {cpus: 1}, points: [
-	{threads: 1, t: 100}, {threads: 2, t: 400}] | map({threads, classes: {
+	{threads: 1, t: 100}, {threads: 2, t: 500}] | map({threads, classes: {
 	txn: {ops: 1000, ops_per_s: .t, lat_ns: {mean: 1e7}}, read: {ops: 20000, lat_ns: {mean: 1e5}},
 	write: {ops: 6000}, other: {ops: 2000}, new_order: {ops: 430}, payment: {ops: 430},
 	order_status: {ops: 50, lat_ns: {mean: 617000}}, delivery: {ops: 45},
 	stock_level: {ops: 45, lat_ns: {mean: 2395000}}}})}' >cal.json
-# 1 CPU at 400 TPS: 2,500 us a transaction, less 5 us x its 27.657 extra rows,
-# over 28 statements, less the emulator's own 17 us of client wait
-want=$(jq -n '(2500 - 5 * (430 * 2.4 + 50 * 11.4 + 45 * 180 + 45 * 399) / 1000) / 28 - 17')
+# 1 CPU at 500 TPS: 2,000 us a transaction, less 5 us x its 27.657 extra rows,
+# over 28 statements, less the 4 us a statement the emulator spends outside them
+want=$(jq -n '(2000 - 5 * (430 * 2.4 + 50 * 11.4 + 45 * 180 + 45 * 399) / 1000) / 28 - 4')
 check "--calibrate-from a tpcc result" run --calibrate-from cal.json --threads 1 --time 1 --json cal-emu.json
-jq_check "... a row 5 us, a statement $want us, the rest of its 100 us the round trip" cal-emu.json \
-	"(.info[\"tpcc.cpu_per_row_us\"] | tonumber) == 5 and
+jq_check "... a row 5 us, a statement $want us, the rest of its 100 us the round trip (less the sleep's 23)" \
+	cal-emu.json "(.info[\"tpcc.cpu_per_row_us\"] | tonumber) == 5 and
 	 (((.info[\"tpcc.cpu_per_stmt_us\"] | tonumber) - $want) | fabs) < 0.01 and
-	 (((.info[\"tpcc.client_rtt_us\"] | tonumber) - (100 - $want - 17)) | fabs) < 0.01"
+	 (((.info[\"tpcc.client_rtt_us\"] | tonumber) - (100 - $want - 23)) | fabs) < 0.01"
 jq '.points[0].classes.stock_level.lat_ns.mean = 100000' cal.json >cheap.json
 expect_exit 2 "--calibrate-from a run whose join is no dearer than a lookup exits 2" -- \
 	"$APPIO" run tpcc --target f.dat --size 320M --calibrate-from cheap.json --time 1

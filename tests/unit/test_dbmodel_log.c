@@ -677,6 +677,66 @@ static void round_trip_when_busy(void)
 	free(h);
 }
 
+static double thread_cpu_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* The worker's own work of @ms (its CPU clock), then a statement: the CPU of both. */
+static double own_then_stmt(struct harness *h, double ms)
+{
+	volatile uint64_t x = 1;
+	double t0 = thread_cpu_ms();
+	while (thread_cpu_ms() - t0 < ms)
+		for (int i = 0; i < 1000; i++)
+			x = x * 6364136223846793005ULL + 1;
+	dbm_stmt(&h->w[0].pub, &h->db);
+	return thread_cpu_ms() - t0;
+}
+
+/*
+ * A statement's cost is what the worker spends on it in all: its own work
+ * since the last statement is part of it, and only the rest is burnt; own
+ * work beyond the cost is counted as it is, nothing burnt. CPU clock, not
+ * wall time, so a loaded machine does not change it. And PostgreSQL's
+ * growth with its backends (--cpu-per-backend) beyond the CPUs.
+ */
+static void own_work_in_cost(void)
+{
+	struct harness *h = harness_new(DBM_INNODB, 8 << 20, 0);
+
+	if (!h)
+		return;
+	h->db.cpu_ns = 20000000;        /* 20 ms a statement */
+	h->db.rtt_ns = 0;
+	own_then_stmt(h, 0);            /* the first sets the worker's mark */
+	uint64_t c0 = sum(h, DBM_C_CPU_US);
+	double under = own_then_stmt(h, 8);
+	uint64_t c1 = sum(h, DBM_C_CPU_US);
+	double over = own_then_stmt(h, 30);
+	uint64_t c2 = sum(h, DBM_C_CPU_US);
+	CHECK(under >= 19.5 && under < 24, "8 ms of own work and a 20 ms statement: %.1f ms of CPU "
+	      "in all, not 28", under);
+	CHECK(c1 - c0 >= 19900 && c1 - c0 < 24000, "counted the cost, 20 ms: %llu us",
+	      (unsigned long long)(c1 - c0));
+	CHECK(over >= 30 && over < 33, "30 ms of own work: nothing burnt, %.1f ms in all", over);
+	CHECK(c2 - c1 >= 29900 && c2 - c1 < 33000, "counted the own work, 30 ms: %llu us",
+	      (unsigned long long)(c2 - c1));
+	/* --cpu-per-backend 3.4: ten threads beyond the CPUs, 1.34 x the cost */
+	h->db.backend_frac = 0.034;
+	h->pt.threads = h->db.cpuq.n + 10;
+	double grown = own_then_stmt(h, 0);
+	uint64_t c3 = sum(h, DBM_C_CPU_US);
+	h->db.backend_frac = 0;
+	h->pt.threads = NW;
+	CHECK(grown >= 26.7 && grown < 30, "ten threads beyond the CPUs: 26.8 ms, %.1f ms", grown);
+	CHECK(c3 - c2 >= 26700 && c3 - c2 < 30000, "counted 26.8 ms: %llu us", (unsigned long long)(c3 - c2));
+	harness_release(h);
+	free(h);
+}
+
 int main(void)
 {
 	RUN(group_commit);
@@ -688,6 +748,7 @@ int main(void)
 	RUN(pg_autovacuum);
 	RUN(pool_memory);
 	RUN(round_trip_when_busy);
+	RUN(own_work_in_cost);
 	RUN(purge_delay);
 	RUN(lock_table);
 	RUN(lock_deadlock);
