@@ -477,14 +477,18 @@ static uint64_t thread_cpu_ns(void)
  */
 static _Thread_local uint64_t stmt_mark, extra_burnt;
 
-/* Burn @ns more of this thread's CPU clock from @start, its turn held. */
-static void burn(struct emu_worker *w, uint64_t start, uint64_t ns)
+/*
+ * Burn @ns more of this thread's CPU clock from @start, its turn held;
+ * returns the clock's last reading (the burn's end).
+ */
+static uint64_t burn(struct emu_worker *w, uint64_t start, uint64_t ns)
 {
-	uint64_t end = start + ns;
+	uint64_t end = start + ns, now;
 	volatile uint64_t x = w->id;
-	while (thread_cpu_ns() < end)
+	while ((now = thread_cpu_ns()) < end)
 		for (int i = 0; i < 256; i++)
 			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+	return now;
 }
 
 /* @ns of a statement's CPU at the point's threads (--cpu-per-backend). */
@@ -529,9 +533,8 @@ static void stmt_burn(struct emu_worker *w, struct dbm *db, uint64_t cost)
 	dbm_cpus_take(&db->cpuq);
 	uint64_t now = thread_cpu_ns();
 	uint64_t own = stmt_mark && now - stmt_mark > extra_burnt ? now - stmt_mark - extra_burnt : 0;
-	if (own < cost)
-		burn(w, now, cost - own);
-	stmt_mark = thread_cpu_ns();    /* the release's wake-up is the next statement's */
+	/* the release's wake-up is the next statement's */
+	stmt_mark = own < cost ? burn(w, now, cost - own) : now;
 	extra_burnt = 0;
 	dbm_cpus_give(&db->cpuq);
 	emu_count(w, DBM_C_CPU_US, (own > cost ? own : cost) / 1000);
