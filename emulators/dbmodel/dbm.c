@@ -538,6 +538,9 @@ static void stmt_burn(struct emu_worker *w, struct dbm *db, uint64_t cost)
 	extra_burnt = 0;
 	dbm_cpus_give(&db->cpuq);
 	emu_count(w, DBM_C_CPU_US, (own > cost ? own : cost) / 1000);
+	/* apart as well: it depends on the scheduler, the cost does not */
+	if (own > cost)
+		emu_count(w, DBM_C_CPU_OVER_US, own / 1000 - cost / 1000);
 }
 
 /*
