@@ -522,6 +522,38 @@ static void cleaner_async_window(void)
 }
 
 /*
+ * MariaDB's page cleaner after an LRU round: with frames short it goes on
+ * at once; once the round has freed enough, it waits for the second's end
+ * (or a user thread short of frames), so that its adaptive flushing does not
+ * follow every LRU round (change 33). The cleaner's own wake-up flag, set
+ * for the round, does not cut the wait short.
+ */
+static void cleaner_waits_after_lru(void)
+{
+	struct harness *h = harness_new(DBM_INNODB, 16 << 20, 3);
+
+	if (!h)
+		return;
+	struct dbm *db = &h->db;
+	struct emu_worker *w = &h->w[0].pub;
+	uint32_t pages = db->frames - db->scan_depth / 4;
+	for (uint64_t p = 0; p < pages; p++)
+		dbm_page(w, db, p, DBM_CREATE, 100);
+	CHECK(db->pool.nfree < db->scan_depth / 2, "frames short: %u free of %u", db->pool.nfree, db->frames);
+	uint64_t t0 = emu_now();
+	CHECK(cleaner_round(h) == 0, "cleaner round");
+	uint64_t took = emu_now() - t0;
+	CHECK(sum(h, DBM_C_LRU_WRITTEN) > 0 && sum(h, DBM_C_LRU_WRITTEN) == sum(h, DBM_C_WRITTEN),
+	      "an LRU flush wrote the pages (%llu of %llu)", (unsigned long long)sum(h, DBM_C_LRU_WRITTEN),
+	      (unsigned long long)sum(h, DBM_C_WRITTEN));
+	CHECK(db->pool.nfree >= db->scan_depth / 2, "and freed frames: %u", db->pool.nfree);
+	CHECK(took >= 900000000ull, "then the cleaner waited for the second: %llu ms",
+	      (unsigned long long)(took / 1000000));
+	harness_release(h);
+	free(h);
+}
+
+/*
  * PostgreSQL's autovacuum (dbm_vacuum.h): at the worker's visit a table
  * whose dead tuples pass 50 + 0.2 x reltuples is vacuumed and, its changes
  * past 50 + 0.1 x reltuples, analyzed: every heap page used, a miss read
@@ -743,6 +775,7 @@ int main(void)
 	RUN(log_space_stall);
 	RUN(data_fsyncs_per_space);
 	RUN(cleaner_async_window);
+	RUN(cleaner_waits_after_lru);
 	RUN(pg_small_wal);
 	RUN(pg_new_page_no_fpi);
 	RUN(pg_autovacuum);
