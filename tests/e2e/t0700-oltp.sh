@@ -63,9 +63,12 @@ jq_check "log_write latencies recorded" rw.json 'all(.points[]; .classes.log_wri
 # the k index is bulk-loaded full: the first inserts split it, purge's deletes merge halves
 jq_check "k index leaves split (full after CREATE INDEX)" rw.json '.points[0].counters.page_splits > 0'
 jq_check "a split creates its new page" rw.json 'all(.points[]; .counters.pages_created >= .counters.page_splits)'
-# 3 DB_TRX_ID resets (the INSERT rewrites the DELETE's record), 2 k deletes, 1 undo page
+# 3 DB_TRX_ID resets (the INSERT rewrites the DELETE's record), 2 k deletes, 1 undo page.
+# Over the run: purge runs behind the commits (0.25 s and more on a loaded machine), so a
+# point's backlog is purged in the next one and a per-point ratio depends on the scheduler
 jq_check "purge: DB_TRX_ID resets, k deletes and an undo read per transaction" rw.json \
-	'all(.points[]; .counters.purge_records >= 4 * .counters.txns and .counters.purge_records <= 6.5 * .counters.txns)'
+	'([.points[].counters.purge_records] | add) as $p | ([.points[].counters.txns] | add) as $t |
+	 $t > 0 and $p >= 4 * $t and $p <= 6.5 * $t'
 check "read_only" run --mode read_only --threads 2 --time 2 --json ro.json
 jq_check "read_only: no redo, no purge, no split" ro.json \
 	'.points[0].counters | .log_bytes == 0 and .purge_records == 0 and .page_splits == 0 and .txns > 0'
