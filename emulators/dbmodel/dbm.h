@@ -425,9 +425,10 @@ int dbm_log_up_to(struct emu_worker *w, struct dbm *db, uint64_t lsn, bool durab
 /* Write the checkpoint header block and fsync it; the checkpoint LSN becomes @lsn. */
 int dbm_log_checkpoint(struct emu_worker *w, struct dbm *db, uint64_t lsn);
 /* Write frames @fi[0..n) (picked, on the writing list): WAL rule, doublewrite, in
-   place; @evict: free the frames still clean afterwards (an LRU flush). */
+   place; @lru: an LRU flush (counted apart; its frames stay, clean, for a
+   later batch to free, as MariaDB's do). */
 int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, unsigned n,
-		    bool dblwr, bool evict);
+		    bool dblwr, bool lru);
 /* Write @page in place (one request; the caller counts it). 0 or -errno. */
 int dbm_page_write(struct emu_worker *w, struct dbm *db, uint64_t page);
 /* An I/O worker's round: write pages of the posted batch, or wait a little (innodb). */

@@ -22,9 +22,10 @@
  *    ever reached the sync point. Big batches come back every async point's
  *    worth of redo: the pages one batch wrote are dirtied again together;
  *  - else if free frames are below innodb_lru_scan_depth / 2, LRU-flush:
- *    evict clean pages from the LRU tail and write dirty ones until
- *    innodb_lru_scan_depth frames are free, one batch a round, rounds back
- *    to back while frames are short;
+ *    evict clean pages from the LRU tail and write dirty ones (up to
+ *    innodb_io_capacity_max) until innodb_lru_scan_depth frames are free;
+ *    the pages written stay until a later round frees them, so rounds go
+ *    on back to back while frames are short;
  *  - else while the oldest change is older than innodb_adaptive_flushing_lwm
  *    (10% of the log) or 90% of the pages are dirty, adaptive flushing:
  *    page_cleaner_flush_pages_recommendation()'s (io_capacity + avg page rate
@@ -196,7 +197,7 @@ int dbm_flush_io_worker(struct emu_worker *w, struct dbm *db)
 }
 
 int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, unsigned n,
-		    bool dblwr, bool evict)
+		    bool dblwr, bool lru)
 {
 	uint64_t pages[MAX_BATCH], newest = 0;
 	unsigned reinit = 0;
@@ -224,17 +225,14 @@ int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, un
 	for (unsigned i = 0; i < n && !rc && db->model != DBM_INNODB; i++)
 		rc = dbm_page_write(w, db, pages[i]);
 	emu_count(w, DBM_C_WRITTEN, n);
-	if (evict)
+	if (lru)
 		emu_count(w, DBM_C_LRU_WRITTEN, n);
 	for (unsigned i = 0; i < n; i++)
 		atomic_store(&db->space_unsynced[dbm_space_of(db, pages[i])], true);
 
 	pthread_mutex_lock(&db->pool_mx);
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0; i < n; i++)
 		dbm_pool_write_done(&db->pool, fi[i]);
-		if (evict && !db->pool.f[fi[i]].dirty && db->pool.lru.len > LRU_MIN(db))
-			dbm_pool_discard(&db->pool, fi[i]);     /* freed on completion */
-	}
 	pthread_cond_broadcast(&db->pool_cv);
 	pthread_mutex_unlock(&db->pool_mx);
 	return rc;
@@ -293,25 +291,33 @@ static uint64_t flush_list(struct emu_worker *w, struct dbm *db, uint64_t max, u
 }
 
 /*
- * buf_flush_LRU(): walk the LRU tail in order, freeing clean pages and
- * writing dirty ones (then freed), until innodb_lru_scan_depth frames are
- * free. Dirty pages at the tail are written, not stepped over.
+ * buf_flush_LRU(): walk the LRU from its tail, freeing clean pages and
+ * writing dirty ones, until innodb_lru_scan_depth frames are free or @max
+ * pages are written. Dirty pages at the tail are written, not stepped over,
+ * and stay in the pool, clean: MariaDB frees a written page at a later
+ * batch's scan (buf_page_write_complete() frees only temporary pages), and
+ * a page made young meanwhile stays. Neighbours join only once half the
+ * free target is reached.
  */
 static uint64_t flush_lru(struct emu_worker *w, struct dbm *db, uint64_t max, int *rc)
 {
 	uint32_t fi[MAX_BATCH];
 	uint64_t done = 0;
+	bool resume = false;
 
 	while (done < max && !*rc && !emu_stopping(w)) {
-		unsigned n = 0;
+		unsigned n = 0, want = max - done < db->batch ? (unsigned)(max - done) : db->batch;
 		pthread_mutex_lock(&db->pool_mx);
-		if (db->pool.lru.len > LRU_MIN(db))
-			n = add_neighbors(db, fi, dbm_pool_lru_batch(&db->pool, db->scan_depth, db->scan_depth,
-								     db->batch, fi));
+		if (db->pool.lru.len > LRU_MIN(db)) {
+			n = dbm_pool_lru_batch(&db->pool, resume, db->scan_depth, want, fi);
+			if (db->pool.nfree * 2 >= db->scan_depth)
+				n = add_neighbors(db, fi, n);
+		}
 		pthread_cond_broadcast(&db->pool_cv);
 		pthread_mutex_unlock(&db->pool_mx);
 		if (!n)
 			break;
+		resume = true;
 		*rc = dbm_flush_write(w, db, fi, n, db->doublewrite, true);
 		batch_done(w, db, rc);
 		done += n;
@@ -408,19 +414,19 @@ int dbm_flush_cleaner(struct emu_worker *w, struct dbm *db)
 
 	if (ckpt_age > db->async_age || need_lru || dirty_pct >= MAX_DIRTY_PCT)
 		c->awake = true;        /* buf_flush_ahead(), page_cleaner_wakeup() */
-	if (oldest == UINT64_MAX) {
+	if (oldest == UINT64_MAX && !need_lru) {
 		c->awake = false;
-	} else if (ckpt_age > db->async_age) {
+	} else if (oldest != UINT64_MAX && ckpt_age > db->async_age) {
 		/* buf_flush_sync_for_checkpoint() to the current LSN, or a batch a
 		   second that keeps the oldest change within the async point */
 		uint64_t below = furious ? lsn : lsn - db->async_age;
 		done = flush_list(w, db, db->io_capacity_max, below, &rc);
 		lru_n = db->io_capacity_max > done ? db->io_capacity_max - done : 0;
 	} else if (need_lru) {
-		/* one doublewrite batch a round: MariaDB's LRU rounds follow each other
-		   at once while free frames are short, each ending in log_checkpoint()
-		   and its fsyncs (Innodb_data_fsyncs: 8.4 a batch with 8 tables) */
-		lru_n = db->batch;
+		/* buf_flush_LRU(innodb_io_capacity_max); MariaDB's LRU rounds follow
+		   each other at once while free frames are short, each ending in
+		   log_checkpoint() and its fsyncs */
+		lru_n = db->io_capacity_max;
 		hurry = true;
 	} else if (c->awake && (age > db->af_lwm || dirty_pct >= MAX_DIRTY_PCT)) {
 		uint64_t n = recommend(db, lsn, oldest, dirty, dirty_pct, now);
@@ -432,7 +438,9 @@ int dbm_flush_cleaner(struct emu_worker *w, struct dbm *db)
 	/* after a flush-list batch, MariaDB LRU-flushes too: at least a scan depth */
 	if (done && lru_n < db->scan_depth)
 		lru_n = db->scan_depth < db->io_capacity_max ? db->scan_depth : db->io_capacity_max;
-	if (oldest != UINT64_MAX && lru_n && !rc)
+	/* with nothing dirty, MariaDB's cleaner still evicts while frames are
+	   short (its written pages are freed by a later round) */
+	if (lru_n && !rc)
 		done += flush_lru(w, db, lru_n, &rc);
 	c->last_pages = oldest != UINT64_MAX ? done : 0;
 	if (!rc && !emu_stopping(w))

@@ -85,6 +85,7 @@ void dbm_pool_init(struct dbm_pool *p, uint32_t nframes)
 	p->lru = p->flush = p->writing = (struct dbm_list){ DBM_NIL, DBM_NIL, 0 };
 	p->free_top = DBM_NIL;
 	p->lru_old = DBM_NIL;
+	p->lru_hp = DBM_NIL;
 	for (uint32_t i = nframes; i-- > 0;)
 		dbm_pool_put_free(p, i);
 }
@@ -150,6 +151,8 @@ static void lru_remove(struct dbm_pool *p, uint32_t fi)
 		f->old = false;
 		p->old_len--;
 	}
+	if (p->lru_hp == fi)
+		p->lru_hp = f->lru_prev;        /* buf_pool.lru_hp.adjust() */
 	list_unlink(p, &p->lru, LRU, fi);
 }
 
@@ -345,15 +348,16 @@ unsigned dbm_pool_pick_lru(struct dbm_pool *p, uint32_t depth, unsigned max, uin
 	return n;
 }
 
-unsigned dbm_pool_lru_batch(struct dbm_pool *p, uint32_t depth, uint32_t free_target, unsigned max,
+unsigned dbm_pool_lru_batch(struct dbm_pool *p, bool resume, uint32_t free_target, unsigned max,
 			    uint32_t *out)
 {
 	unsigned n = 0;
-	uint32_t fi = p->lru.tail;
+	uint32_t fi = resume ? p->lru_hp : p->lru.tail;
 
-	for (uint32_t k = 0; fi != DBM_NIL && k < depth && n < max && p->nfree < free_target; k++) {
+	while (fi != DBM_NIL && n < max && p->nfree < free_target) {
 		uint32_t prev = p->f[fi].lru_prev;
 		struct dbm_frame *f = &p->f[fi];
+		p->lru_hp = prev;
 		if (replaceable(f)) {
 			dbm_pool_evict(p, fi);
 			dbm_pool_put_free(p, fi);
@@ -361,8 +365,10 @@ unsigned dbm_pool_lru_batch(struct dbm_pool *p, uint32_t depth, uint32_t free_ta
 			dbm_pool_pick(p, fi);
 			out[n++] = fi;
 		}
-		fi = prev;
+		fi = p->lru_hp;
 	}
+	if (fi == DBM_NIL || p->nfree >= free_target)
+		p->lru_hp = DBM_NIL;
 	return n;
 }
 

@@ -72,6 +72,7 @@ struct dbm_pool {
 	uint32_t free_top, nfree;
 	uint32_t old_pct, old_ms;       /* midpoint insertion; old_pct 0: plain LRU */
 	uint32_t lru_old, old_len;      /* first frame of the old sublist, its length */
+	uint32_t lru_hp;                /* where an LRU batch goes on (buf_pool.lru_hp) */
 	bool clock;                     /* PostgreSQL's clock sweep (dbm_pool_set_clock) */
 };
 
@@ -171,12 +172,14 @@ unsigned dbm_pool_pick_oldest(struct dbm_pool *p, unsigned max, uint64_t below, 
 unsigned dbm_pool_pick_lru(struct dbm_pool *p, uint32_t depth, unsigned max, uint32_t *out);
 
 /*
- * MariaDB's buf_flush_LRU_list_batch(): walk at most @depth frames from the
- * LRU tail, in order, freeing each clean one and picking each dirty one for
- * writing (up to @max), until @free_target frames are free. Returns how
- * many were picked, in @out.
+ * MariaDB's buf_flush_LRU_list_batch(): walk the LRU from its tail (or, with
+ * @resume, from where the last call stopped), freeing each clean frame and
+ * picking each dirty one for writing (up to @max), until @free_target frames
+ * are free or the LRU is walked. A picked frame stays in the LRU: its write
+ * makes it clean, and the next batch frees it. Returns how many were
+ * picked, in @out.
  */
-unsigned dbm_pool_lru_batch(struct dbm_pool *p, uint32_t depth, uint32_t free_target, unsigned max,
+unsigned dbm_pool_lru_batch(struct dbm_pool *p, bool resume, uint32_t free_target, unsigned max,
 			    uint32_t *out);
 
 /*

@@ -381,14 +381,31 @@ static void lru_batch(void)
 		pool_access(&p, pg);            /* page 0 at the tail */
 	for (uint64_t pg = 0; pg < 8; pg += 2)  /* 0, 2, 4, 6 dirty */
 		dbm_pool_dirty(&p, dbm_pool_lookup(&p, pg), pg + 1);
-	unsigned n = dbm_pool_lru_batch(&p, 32, 3, 16, out);
+	unsigned n = dbm_pool_lru_batch(&p, false, 3, 16, out);
 	CHECK(n == 3 && p.f[out[0]].page == 0 && p.f[out[1]].page == 2 && p.f[out[2]].page == 4 &&
 	      p.f[out[0]].writing, "dirty tail pages 0, 2, 4 picked (%u)", n);
 	CHECK(p.nfree == 3 && dbm_pool_lookup(&p, 1) == DBM_NIL && dbm_pool_lookup(&p, 5) == DBM_NIL &&
 	      dbm_pool_lookup(&p, 6) != DBM_NIL, "clean 1, 3, 5 freed, then it stops at 3 free");
-	n = dbm_pool_lru_batch(&p, 4, 10, 16, out);
-	CHECK(n == 1 && p.f[out[0]].page == 6 && p.nfree == 3,
-	      "pages being written are passed over; the scan stops at its depth");
+	dbm_pool_release(&p);
+
+	/* a batch stopped at its write quota goes on where it stopped: the page
+	   it wrote stays, clean, until the next batch starts from the tail */
+	dbm_pool_init(&p, 64);
+	for (uint64_t pg = 0; pg < 64; pg++)
+		pool_access(&p, pg);
+	for (uint64_t pg = 0; pg < 8; pg += 2)
+		dbm_pool_dirty(&p, dbm_pool_lookup(&p, pg), pg + 1);
+	n = dbm_pool_lru_batch(&p, false, 10, 1, out);
+	CHECK(n == 1 && p.f[out[0]].page == 0 && p.nfree == 0, "page 0 picked, the quota reached (%u)", n);
+	dbm_pool_write_done(&p, out[0]);
+	n = dbm_pool_lru_batch(&p, true, 4, 16, out);
+	CHECK(n == 3 && p.f[out[0]].page == 2 && p.nfree == 4 && dbm_pool_lookup(&p, 0) != DBM_NIL &&
+	      dbm_pool_lookup(&p, 7) == DBM_NIL && dbm_pool_lookup(&p, 8) != DBM_NIL,
+	      "resumed at page 1: 2, 4, 6 picked, 1, 3, 5, 7 freed, the written page 0 kept (%u, %u free)",
+	      n, p.nfree);
+	n = dbm_pool_lru_batch(&p, false, 5, 16, out);
+	CHECK(n == 0 && p.nfree == 5 && dbm_pool_lookup(&p, 0) == DBM_NIL,
+	      "the next batch frees page 0 from the tail (%u picked, %u free)", n, p.nfree);
 	dbm_pool_release(&p);
 }
 

@@ -546,7 +546,14 @@ static void cleaner_waits_after_lru(void)
 	CHECK(sum(h, DBM_C_LRU_WRITTEN) > 0 && sum(h, DBM_C_LRU_WRITTEN) == sum(h, DBM_C_WRITTEN),
 	      "an LRU flush wrote the pages (%llu of %llu)", (unsigned long long)sum(h, DBM_C_LRU_WRITTEN),
 	      (unsigned long long)sum(h, DBM_C_WRITTEN));
-	CHECK(db->pool.nfree >= db->scan_depth / 2, "and freed frames: %u", db->pool.nfree);
+	/* MariaDB frees a written page at the next round's scan, not on completion */
+	CHECK(db->pool.nfree < db->scan_depth / 2 && took < 500000000ull,
+	      "the written pages stay, frames still short, the next round at once: %u free, %llu ms",
+	      db->pool.nfree, (unsigned long long)(took / 1000000));
+	t0 = emu_now();
+	CHECK(cleaner_round(h) == 0, "second cleaner round");
+	took = emu_now() - t0;
+	CHECK(db->pool.nfree >= db->scan_depth / 2, "which frees them: %u free", db->pool.nfree);
 	CHECK(took >= 900000000ull, "then the cleaner waited for the second: %llu ms",
 	      (unsigned long long)(took / 1000000));
 	harness_release(h);
