@@ -11,8 +11,9 @@
  * new-order 8), or where its fields vary in length the average the loaded
  * rows have (customer 566, order 21, order-line 47, stock 300, item 75;
  * tbl_size[]), plus the engine's per-row overhead. Each table is a B+tree
- * on its primary key; customers also have the (w, d, c_last, c_first) index the last-name
- * lookups use, and orders the (w, d, c_id, o_id) index Order-Status uses.
+ * on its primary key; customers also have the (w, d, c_last, c_first)
+ * index the last-name lookups use, and orders the (w, d, c_id, o_id) index
+ * Order-Status uses.
  * Orders, new orders and order lines grow at the right-most leaf of each
  * district's key range; room for --order-growth orders per district is laid
  * out, after which the range is reused (a model limit, documented).
@@ -86,8 +87,8 @@ enum tbl { T_WAREHOUSE, T_DISTRICT, T_CUSTOMER, T_CUST_LAST, T_HISTORY, T_ORDER,
  * Row (or index entry) bytes, and key bytes. The specification's lengths
  * count each variable field at its longest; the loaded rows carry their
  * average (c_data 300-500 characters, s_data and i_data 26-50, ...). So
- * customer, stock, item, orders, order lines and the two indexes on them
- * take the bytes a row occupied on MariaDB 10.11 after sysbench-tpcc's load
+ * customer, stock, item, orders, order lines and the indexes on customers,
+ * orders and order lines take the bytes a row occupied on MariaDB 10.11 after sysbench-tpcc's load
  * ('appio db prepare tpcc', mysql.innodb_index_stats, 2 warehouses: 26.1
  * customers a leaf, 48.0 stock rows, 164 items, 395 orders, 233 order
  * lines, 276 and 606 entries of the customer and order indexes, 586 of
