@@ -251,7 +251,7 @@ static int table_geometry(struct oltp_run *r, struct oltp_table *t, uint64_t row
 			   page_size - 132 bytes of free space; merged when the records
 			   fill less than half the page */
 			dbm_alloc(db, t->pk.npages);
-			rc = dbm_sec_init(&t->ksec, rows, (db->page_size - 132) * 2 / 27,
+			rc = dbm_sec_init(&t->ksec, rows, (db->page_size - 132) * 2 / 27, 0,
 					  db->page_size / 2 / 13, dbm_tree_per_page(db->page_size, 120, 1.0, 17),
 					  dbm_alloc(db, 0));
 			dbm_alloc(db, rc ? 0 : dbm_sec_pages(&t->ksec));

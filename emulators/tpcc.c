@@ -87,23 +87,32 @@ enum tbl { T_WAREHOUSE, T_DISTRICT, T_CUSTOMER, T_CUST_LAST, T_HISTORY, T_ORDER,
  * Row (or index entry) bytes, and key bytes. The specification's lengths
  * count each variable field at its longest; the loaded rows carry their
  * average (c_data 300-500 characters, s_data and i_data 26-50, ...). So
- * customer, stock, item, orders, order lines and the indexes on customers,
- * orders and order lines take the bytes a row occupied on MariaDB 10.11 after sysbench-tpcc's load
+ * customer, stock, item, orders, order lines and the customer name index
+ * take the bytes a row occupied on MariaDB 10.11 after sysbench-tpcc's load
  * ('appio db prepare tpcc', mysql.innodb_index_stats, 2 warehouses: 26.1
  * customers a leaf, 48.0 stock rows, 164 items, 395 orders, 233 order
- * lines, 276 and 606 entries of the customer and order indexes, 586 of
- * order lines' by item; docs/data/fidelity-tpcc/index-stats-2026-12-04.txt),
- * less InnoDB's per-record overhead below; the rest the specification's.
+ * lines, 276 entries of the name index;
+ * docs/data/fidelity-tpcc/index-stats-2026-12-04.txt), less InnoDB's
+ * per-record overhead below; the rest the specification's.
+ *
+ * The indexes that take inserts under the run (InnoDB: leaves that split,
+ * dbm_sec.h) give an entry's bytes with InnoDB's 5-byte header and null
+ * flags, its columns and the primary key's that InnoDB appends, and @load:
+ * the entries a leaf held after the load. sysbench-tpcc creates its indexes
+ * before the rows go in, so an index whose key the rows do not arrive in
+ * order of is filled by random inserts, its leaves part-full (the order
+ * index: customers in a shuffled order, 606 entries a leaf of ~930; order
+ * lines by item: random items, 586 of ~790); history arrives in customer
+ * order, its leaves full.
  */
-static const struct { uint32_t row, key; bool index; } tbl_size[T_N] = {
+static const struct { uint32_t row, key, load; bool index; } tbl_size[T_N] = {
 	[T_WAREHOUSE] = { 89, 4 }, [T_DISTRICT] = { 95, 8 }, [T_CUSTOMER] = { 566, 12 },
-	[T_CUST_LAST] = { 50, 40, true }, [T_HISTORY] = { 46, 6 }, [T_ORDER] = { 21, 12 },
-	[T_ORDER_CUST] = { 20, 16, true }, [T_NEW_ORDER] = { 8, 12 }, [T_ORDER_LINE] = { 47, 16 },
+	[T_CUST_LAST] = { 50, 40, 0, true }, [T_HISTORY] = { 46, 6 }, [T_ORDER] = { 21, 12 },
+	[T_ORDER_CUST] = { 17, 11, 606, true }, [T_NEW_ORDER] = { 8, 12 }, [T_ORDER_LINE] = { 47, 16 },
 	[T_STOCK] = { 300, 8 }, [T_ITEM] = { 75, 4 },
 	/* sysbench-tpcc's fkey_order_line_2 (ol_supply_w_id, ol_i_id) and
-	   fkey_history_1 (h_c_w_id, h_c_d_id, h_c_id), with the primary key's
-	   columns InnoDB appends */
-	[T_OL_ITEM] = { 21, 24, true }, [T_HIST_CUST] = { 20, 20, true },
+	   fkey_history_1 (h_c_w_id, h_c_d_id, h_c_id) */
+	[T_OL_ITEM] = { 20, 14, 586, true }, [T_HIST_CUST] = { 19, 13, 0, true },
 };
 
 struct tpcc_table {
@@ -245,7 +254,8 @@ static uint64_t rows_of(const struct tpcc_run *r, enum tbl t)
 	case T_DISTRICT: return dist;
 	case T_CUSTOMER: case T_CUST_LAST: return dist * 3000;
 	case T_HISTORY: return dist * (3000 + r->cap);
-	case T_ORDER: case T_ORDER_CUST: case T_NEW_ORDER: return dist * r->cap;
+	case T_ORDER: case T_NEW_ORDER: return dist * r->cap;
+	case T_ORDER_CUST: return dist * 3000;  /* by customer: a rank per customer */
 	case T_ORDER_LINE: return dist * r->cap * 10;
 	case T_STOCK: return w * 100000;
 	case T_OL_ITEM: return r->mix == TPCC_MIX_SYSBENCH ? dist * 3000 * 10 : 0;
@@ -273,12 +283,12 @@ static int geometry(struct tpcc_run *r, enum tbl t)
 	   PostgreSQL relation is one): a checkpoint fsyncs each one written */
 	if (!innodb || !tbl_size[t].index)
 		dbm_space(db);
-	if (innodb && (t == T_OL_ITEM || t == T_HIST_CUST)) {
-		/* created after the load by sysbench-tpcc: a sorted bulk load, leaves
-		   full, which split at their first insert (as oltp's k index) */
-		uint32_t cap = (db->page_size - 132) / (tbl_size[t].row + 7);
-		rc = dbm_sec_init(&tb->sec, rows_of(r, t), cap, db->page_size / 2 / (tbl_size[t].row + 5),
-				  fan, dbm_alloc(db, 0));
+	if (innodb && (t == T_OL_ITEM || t == T_HIST_CUST || t == T_ORDER_CUST)) {
+		/* InnoDB reserves a 2-byte directory slot per 4 records
+		   (page_get_max_insert_size_after_reorganize()) */
+		uint32_t cap = (db->page_size - 132) * 2 / (2 * tbl_size[t].row + 1);
+		rc = dbm_sec_init(&tb->sec, rows_of(r, t), cap, tbl_size[t].load,
+				  db->page_size / 2 / tbl_size[t].row, fan, dbm_alloc(db, 0));
 		dbm_alloc(db, rc ? 0 : dbm_sec_pages(&tb->sec));
 		tb->has_sec = !rc;
 		return rc;
@@ -366,12 +376,14 @@ static int row(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint64_t ra
 	       uint32_t redo, bool ins)
 {
 	struct tpcc_worker *tw = w->priv;
-	const struct tpcc_table *tb = &r->t[t];
-	uint64_t pos = rank % tb->data.rows;
-	unsigned flags = ins && pos % tb->data.rows_per_leaf == 0 ? DBM_CREATE : 0;
+	struct tpcc_table *tb = &r->t[t];
+	uint64_t pos = tb->has_sec ? rank % tb->sec.keys : rank % tb->data.rows;
+	unsigned flags = ins && !tb->has_sec && pos % tb->data.rows_per_leaf == 0 ? DBM_CREATE : 0;
 	int rc;
 
-	if (r->db.model == DBM_POSTGRES && tb->pk.rows) {
+	if (tb->has_sec) {
+		rc = dbm_sec_op(w, &r->db, &tb->sec, pos, ins, redo);
+	} else if (r->db.model == DBM_POSTGRES && tb->pk.rows) {
 		rc = dbm_path(w, &r->db, &tb->pk, pos, 0, ins ? 64 : 0);
 		if (!rc)
 			rc = dbm_page(w, &r->db, dbm_tree_leaf(&tb->data, pos), flags, redo);
@@ -386,14 +398,14 @@ static int row(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint64_t ra
 	return rc;
 }
 
-/* Insert an entry at @rank of sysbench-tpcc's secondary index @t (not sorted by insert order). */
-static int sec_insert(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint64_t rank)
+/* Insert an entry at @rank of the secondary index @t (not sorted by insert order). */
+static int sec_insert(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint64_t rank, uint32_t redo)
 {
 	struct tpcc_table *tb = &r->t[t];
 
 	if (tb->has_sec)
-		return dbm_sec_op(w, &r->db, &tb->sec, rank % tb->sec.keys, 1, r->cost->sec);
-	return dbm_path(w, &r->db, &tb->data, rank % tb->data.rows, 0, r->cost->sec);
+		return dbm_sec_op(w, &r->db, &tb->sec, rank % tb->sec.keys, 1, redo);
+	return dbm_path(w, &r->db, &tb->data, rank % tb->data.rows, 0, redo);
 }
 
 /* The CPU of @n rows a statement examines beyond its first. */
@@ -501,8 +513,7 @@ static int new_order(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 	if (!rc)
 		rc = stmt(w, r, T_ORDER, order_rank(r, dr, o_id), r->cost->ins, true);
 	if (!rc)         /* the order's entry under its customer */
-		rc = row(w, r, T_ORDER_CUST, dr * r->cap + c * r->cap / 3000 +
-			 tpcc_random(&w->rng, 0, r->cap / 3000), r->cost->ins / 2, false);
+		rc = sec_insert(w, r, T_ORDER_CUST, dr * 3000 + c, r->cost->ins / 2);
 	if (!rc)
 		rc = stmt(w, r, T_NEW_ORDER, order_rank(r, dr, o_id), r->cost->ins / 2, true);
 	for (unsigned i = 0; i < ol_cnt && !rc; i++) {
@@ -521,7 +532,8 @@ static int new_order(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 			rc = stmt(w, r, T_ORDER_LINE, order_rank(r, dr, o_id) * 10 + i * 10 / ol_cnt,
 				  r->cost->ins, true);
 		if (!rc && r->mix == TPCC_MIX_SYSBENCH)  /* its (ol_supply_w_id, ol_i_id) entry */
-			rc = sec_insert(w, r, T_OL_ITEM, (sw * 100000 + item) * 3 + tpcc_random(&w->rng, 0, 2));
+			rc = sec_insert(w, r, T_OL_ITEM, (sw * 100000 + item) * 3 + tpcc_random(&w->rng, 0, 2),
+					r->cost->sec);
 	}
 	if (!rc && rbk)
 		return TXN_ROLLBACK;
@@ -609,7 +621,7 @@ static int payment(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 	/* its (h_c_w_id, h_c_d_id, h_c_id) entry, under the customer just paid
 	   (tpcc_run.lua's payment() inserts h_c_id = c_id): the hot customers' leaves */
 	if (!rc && sb)
-		rc = sec_insert(w, r, T_HIST_CUST, cd * 3000 + c);
+		rc = sec_insert(w, r, T_HIST_CUST, cd * 3000 + c, r->cost->sec);
 	return rc;
 }
 
@@ -622,7 +634,7 @@ static int order_status(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 	int rc = customer(w, r, dr, 0, &c);
 
 	if (!rc)
-		rc = stmt(w, r, T_ORDER_CUST, dr * r->cap + tpcc_random(&w->rng, 0, r->cap - 1), 0, false);
+		rc = stmt(w, r, T_ORDER_CUST, dr * 3000 + c, 0, false);  /* the customer's orders */
 	if (!rc)
 		rc = row(w, r, T_ORDER, order_rank(r, dr, o_id), 0, false);
 	if (!rc)

@@ -245,7 +245,7 @@ static void sec_split_merge(void)
 	uint64_t n;
 	uint32_t leaves;
 
-	CHECK(dbm_sec_init(&s, 10000, 100, 52, 50, 1000) == 0, "init");
+	CHECK(dbm_sec_init(&s, 10000, 100, 0, 52, 50, 1000) == 0, "init");
 	CHECK(s.geo.leaves == 100 && sec_consistent(&s, &n, &leaves) && n == 10000 && leaves == 100,
 	      "bulk load: 100 full leaves of 100 (%llu entries, %u leaves)", (unsigned long long)n, leaves);
 	uint64_t leaf7 = dbm_sec_leaf(&s, 750);
@@ -307,6 +307,54 @@ static uint32_t sec_fill_until_split(struct dbm_sec *s, uint64_t rank)
 }
 
 /*
+ * An index filled by random inserts (created before the rows): leaves from
+ * part-full to full around the measured mean, each owning keys in
+ * proportion to its entries, so that inserts split them one by one rather
+ * than each at its first insert as after a sorted bulk load.
+ */
+static void sec_random_load(void)
+{
+	struct dbm_sec s = { 0 };
+	struct dbm_sec_change c;
+	uint64_t n;
+	uint32_t leaves, lo = UINT32_MAX, hi = 0;
+
+	CHECK(dbm_sec_init(&s, 72100, 1000, 721, 450, 50, 1000) == 0, "init");
+	CHECK(s.geo.leaves == 100 && sec_consistent(&s, &n, &leaves) && n == 72100 && leaves == 100,
+	      "a leaf per 721 entries (%llu entries, %u leaves)", (unsigned long long)n, leaves);
+	bool prop = true;
+	for (uint32_t l = 0; l < leaves; l++) {
+		const struct dbm_sec_leaf *lf = &s.leaf[l];
+		lo = lf->count < lo ? lf->count : lo;
+		hi = lf->count > hi ? lf->count : hi;
+		/* buckets in proportion to entries, within a bucket's rounding */
+		double share = (double)lf->nb / s.nbuckets * 72100;
+		prop &= share > lf->count - 72100.0 / s.nbuckets - 1 && share < lf->count + 72100.0 / s.nbuckets + 1;
+	}
+	CHECK(lo >= 480 && lo <= 520 && hi >= 980 && hi <= 1000,
+	      "at a mean of 0.72 full, leaves hold half to all of a page: %u to %u", lo, hi);
+	CHECK(prop, "each leaf owns keys in proportion to its entries");
+
+	struct rng r;
+	unsigned splits = 0, first = 0;
+	rng_seed(&r, 11, 1);
+	for (int i = 0; i < 100; i++) {
+		dbm_sec_change(&s, rng_below(&r, 72100), 1, &c);
+		first += c.event == DBM_SEC_SPLIT;
+	}
+	for (int i = 0; i < 27900; i++) {
+		dbm_sec_change(&s, rng_below(&r, 72100), 1, &c);
+		splits += c.event == DBM_SEC_SPLIT;
+	}
+	CHECK(first <= 2, "the first 100 inserts split at most 2 leaves, not 100 (%u)", first);
+	/* 28,000 entries more, 39 % of a leaf's: the leaves above 720 entries
+	   split (ln(1000/720) / ln 2 = 47 % of them), the others do not yet */
+	CHECK(splits >= 30 && splits <= 65 && sec_consistent(&s, &n, &leaves) && n == 100100,
+	      "28,000 inserts split %u leaves (30-65)", splits);
+	dbm_sec_release(&s);
+}
+
+/*
  * InnoDB splits a leaf with deleted records' space (garbage) and no room at
  * its heap top once less than 1/32 of the page is free, rather than
  * reorganise it; a leaf without garbage fills to the last entry. The lower
@@ -317,7 +365,7 @@ static void sec_garbage_split(void)
 	struct dbm_sec s = { 0 };
 	struct dbm_sec_change c;
 
-	CHECK(dbm_sec_init(&s, 3200, 320, 170, 50, 1000) == 0, "init");
+	CHECK(dbm_sec_init(&s, 3200, 320, 0, 170, 50, 1000) == 0, "init");
 	dbm_sec_change(&s, 100, 1, &c);
 	CHECK(c.event == DBM_SEC_SPLIT, "the first insert splits a full leaf");
 	uint32_t low = sec_leaf_of(&s, 10)->count, high = sec_leaf_of(&s, 300)->count;
@@ -536,6 +584,7 @@ int main(void)
 	RUN(pool_clock_sweep);
 	RUN(sec_split_merge);
 	RUN(sec_garbage_split);
+	RUN(sec_random_load);
 	RUN(heap_prune_room);
 	RUN(flush_neighbors);
 	RUN(lru_batch);
