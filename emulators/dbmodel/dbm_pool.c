@@ -110,6 +110,8 @@ void dbm_pool_set_midpoint(struct dbm_pool *p, uint32_t old_pct, uint32_t old_ms
 {
 	p->old_pct = old_pct;
 	p->old_ms = old_ms;
+	/* curr_size * (BUF_LRU_OLD_RATIO_DIV - LRU_old_ratio) / (BUF_LRU_OLD_RATIO_DIV * 4) */
+	p->young_window = (uint32_t)((uint64_t)p->nframes * (100 - old_pct) / 400);
 }
 
 /* Keep the old sublist at old_pct of the LRU, within the tolerance (buf_LRU_old_adjust_len). */
@@ -170,10 +172,14 @@ void dbm_pool_touch(struct dbm_pool *p, uint32_t fi, uint32_t now_ms)
 			f->usage++;
 		return;
 	}
-	if (p->lru.head == fi || (f->old && now_ms - f->t_in < p->old_ms))
+	if (p->lru.head == fi)
+		return;
+	if (p->old_pct && (!p->freed_clock || (f->old ? now_ms - f->t_in < p->old_ms
+						   : p->freed_clock - f->freed_at < p->young_window)))
 		return;
 	lru_remove(p, fi);
 	list_insert_after(p, &p->lru, LRU, DBM_NIL, fi);
+	f->freed_at = p->freed_clock;
 	lru_balance(p);
 }
 
@@ -244,6 +250,7 @@ void dbm_pool_evict(struct dbm_pool *p, uint32_t fi)
 		link = &p->f[*link].hnext;
 	*link = p->f[fi].hnext;
 	lru_remove(p, fi);
+	p->freed_clock++;
 	lru_balance(p);
 }
 
@@ -266,9 +273,11 @@ void dbm_pool_install(struct dbm_pool *p, uint32_t fi, uint64_t page, enum dbm_f
 	uint32_t slot = hash_slot(p, page);
 
 	p->f[fi] = (struct dbm_frame){ .page = page, .state = (uint8_t)state, .hnext = p->hash[slot],
-				       .t_in = now_ms, .usage = 1 };
+				       .t_in = now_ms, .freed_at = p->freed_clock, .usage = 1 };
 	p->hash[slot] = fi;
-	if (p->lru_old == DBM_NIL) {
+	/* a page read goes to the old sublist (buf_page_init_for_read()); one
+	   created, to the head (buf_page_create(): buf_LRU_add_block(old = false)) */
+	if (p->lru_old == DBM_NIL || state == DBM_READY) {
 		list_insert_after(p, &p->lru, LRU, DBM_NIL, fi);
 	} else {                        /* buf_LRU_add_block(old = true) */
 		list_insert_after(p, &p->lru, LRU, p->f[p->lru_old].lru_prev, fi);

@@ -11,11 +11,12 @@
  *    least recently used clean frame within a scan depth from the tail; or,
  *    for PostgreSQL, the list is its clock (dbm_pool_set_clock()).
  *    Optionally InnoDB's midpoint insertion (buf0lru.cc): the tail part of
- *    old_pct percent is the "old" sublist; a page read (or created) enters at
- *    its head, not at the LRU head, and moves to the LRU head only when it is
- *    touched again at least old_ms after it came in (innodb_old_blocks_pct
- *    37, innodb_old_blocks_time 1000 ms), so that pages touched once (a scan,
- *    a random lookup) pass through 37% of the pool instead of all of it.
+ *    old_pct percent is the "old" sublist; a page read enters at its head,
+ *    not at the LRU head (a page created does: buf_page_create()), and moves
+ *    to the LRU head only when it is touched again at least old_ms after it
+ *    came in (innodb_old_blocks_pct 37, innodb_old_blocks_time 1000 ms), so
+ *    that pages touched once (a scan, a random lookup) pass through 37% of
+ *    the pool instead of all of it.
  *  - flush list (dirty frames, head = newest first modification): the tail is
  *    the oldest modification, the one that holds the checkpoint back.
  *  - writing list (frames whose write is in flight): taken off the flush list
@@ -49,6 +50,7 @@ struct dbm_frame {
 	uint32_t lru_prev, lru_next;
 	uint32_t fl_prev, fl_next;      /* flush list, or writing list while writing */
 	uint32_t t_in;          /* ms (caller's clock) when it came into the pool */
+	uint32_t freed_at;      /* the pool's freed_clock when it last went to an LRU head */
 	uint8_t state;          /* enum dbm_frame_state */
 	bool dirty;
 	bool writing;
@@ -73,6 +75,8 @@ struct dbm_pool {
 	uint32_t old_pct, old_ms;       /* midpoint insertion; old_pct 0: plain LRU */
 	uint32_t lru_old, old_len;      /* first frame of the old sublist, its length */
 	uint32_t lru_hp;                /* where an LRU batch goes on (buf_pool.lru_hp) */
+	uint32_t freed_clock;           /* pages evicted so far (buf_pool.freed_page_clock) */
+	uint32_t young_window;          /* evictions before a young page is moved again */
 	bool clock;                     /* PostgreSQL's clock sweep (dbm_pool_set_clock) */
 };
 
@@ -88,7 +92,11 @@ uint32_t dbm_pool_lookup(const struct dbm_pool *p, uint64_t page);
 /*
  * Use midpoint insertion from now on: the old sublist is @old_pct percent
  * (1..95) of the LRU, a page leaves it when touched @old_ms or more after it
- * came in. Call on an empty pool.
+ * came in. As InnoDB (buf_page_peek_if_too_old()), nothing moves before the
+ * first eviction, and a young page moves to the head only once a quarter of
+ * the young sublist's length in pages has been evicted since it last went
+ * there: a page touched again and again drifts down between its moves.
+ * Call on an empty pool.
  */
 void dbm_pool_set_midpoint(struct dbm_pool *p, uint32_t old_pct, uint32_t old_ms);
 
@@ -144,8 +152,8 @@ void dbm_pool_put_free(struct dbm_pool *p, uint32_t fi);
 /*
  * Make the caller's frame @fi hold @page in state @state (DBM_READING for a
  * read about to be issued, DBM_READY for a newly created page), at time
- * @now_ms: hashed, most recently used (midpoint insertion: at the head of
- * the old sublist).
+ * @now_ms: hashed, most recently used (midpoint insertion: a page read at
+ * the head of the old sublist, a page created at the LRU's head).
  */
 void dbm_pool_install(struct dbm_pool *p, uint32_t fi, uint64_t page, enum dbm_frame_state state,
 		      uint32_t now_ms);

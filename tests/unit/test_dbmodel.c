@@ -77,7 +77,8 @@ static bool pool_access_at(struct dbm_pool *p, uint64_t page, uint32_t now_ms)
 		fi = dbm_pool_victim(p, p->nframes, NULL);
 		dbm_pool_evict(p, fi);
 	}
-	dbm_pool_install(p, fi, page, DBM_READY, now_ms);
+	dbm_pool_install(p, fi, page, DBM_READING, now_ms);    /* a page read, as dbm.c's load() */
+	p->f[fi].state = DBM_READY;
 	return false;
 }
 
@@ -148,9 +149,12 @@ static void pool_clock_sweep(void)
 
 /*
  * Midpoint insertion (innodb_old_blocks_pct 37, innodb_old_blocks_time 1 s):
- * the old sublist stays at 37% within the tolerance; a page touched again
- * within the time stays old; pages made young survive a scan of new pages
- * twice the pool, which plain LRU would have flushed out.
+ * the old sublist stays at 37% within the tolerance; nothing moves before
+ * the first eviction; a page touched again within the time stays old; pages
+ * made young survive a scan of new pages twice the pool, which plain LRU
+ * would have flushed out; a young page moves to the head again only after a
+ * quarter of the young sublist's length has been evicted since it went there;
+ * a page created enters at the head.
  */
 static void lru_midpoint(void)
 {
@@ -166,19 +170,37 @@ static void lru_midpoint(void)
 	CHECK(n >= 370 - 20 && n <= 370 + 20, "old sublist %u of 1000 frames (37%% +- 20)", n);
 	uint32_t fi = dbm_pool_lookup(&p, 999);         /* the newest page: head of the old part */
 	CHECK(p.f[fi].old && p.lru.head != fi, "a page read enters the old sublist, not the head");
-	pool_access_at(&p, 999, 500);
-	CHECK(p.f[fi].old && p.lru.head != fi, "touched within innodb_old_blocks_time: stays old");
-	for (uint64_t pg = 900; pg < 1000; pg++)
+	pool_access_at(&p, 999, 1500);
+	CHECK(p.f[fi].old, "no eviction yet (a warm-up): a page touched late stays old");
+	for (uint64_t pg = 1000; pg < 1100; pg++)       /* evicts 0..99 */
 		pool_access_at(&p, pg, 1500);
+	fi = dbm_pool_lookup(&p, 1099);
+	pool_access_at(&p, 1099, 2000);
+	CHECK(p.f[fi].old && p.lru.head != fi, "touched within innodb_old_blocks_time: stays old");
+	for (uint64_t pg = 1000; pg < 1100; pg++)
+		pool_access_at(&p, pg, 2500);
 	CHECK(!p.f[fi].old && p.lru.head == fi, "touched after it: made young, at the head");
-	for (uint64_t pg = 5000; pg < 7000; pg++)
-		pool_access_at(&p, pg, 2000);
+	/* 1000..1099 are young now, 1099 at the head, 1000 a hundred below it */
+	uint32_t young = dbm_pool_lookup(&p, 1000);
+	pool_access_at(&p, 1000, 2500);
+	CHECK(p.lru.head == fi, "a young page touched before %u evictions stays in place", p.young_window);
+	for (uint64_t pg = 5000; pg < 5000 + p.young_window; pg++)
+		pool_access_at(&p, pg, 2500);
+	pool_access_at(&p, 1000, 2500);
+	CHECK(p.lru.head == young, "after %u evictions it moves to the head", p.young_window);
+	for (uint64_t pg = 10000; pg < 12000; pg++)
+		pool_access_at(&p, pg, 3000);
 	unsigned kept = 0;
-	for (uint64_t pg = 900; pg < 1000; pg++)
+	for (uint64_t pg = 1000; pg < 1100; pg++)
 		kept += dbm_pool_lookup(&p, pg) != DBM_NIL;
 	CHECK(kept == 100, "pages made young survive a scan of 2x the pool: %u of 100", kept);
 	n = old_walk(&p, &ok);
 	CHECK(ok && n == p.old_len && n >= 350 && n <= 390, "old sublist after the scan: %u", n);
+	/* a page created (a split's new leaf) goes to the head (buf_page_create()) */
+	uint32_t cf = dbm_pool_victim(&p, p.nframes, NULL);
+	dbm_pool_evict(&p, cf);
+	dbm_pool_install(&p, cf, 20000, DBM_READY, 3000);
+	CHECK(p.lru.head == cf && !p.f[cf].old, "a page created enters at the LRU's head, young");
 	dbm_pool_release(&p);
 }
 
@@ -398,6 +420,8 @@ static void flush_neighbors(void)
 
 	dbm_pool_init(&p, 1024);
 	dbm_pool_set_midpoint(&p, 37, 1000);
+	for (uint64_t pg = 2000; pg < 2050; pg++)       /* evicted by the next: a pool past warm-up */
+		pool_access_at(&p, pg, 0);
 	for (uint64_t pg = 0; pg < 1000; pg++)
 		pool_access_at(&p, pg, 0);
 	pool_access_at(&p, 61, 2000);           /* made young */
