@@ -23,8 +23,9 @@ static uint64_t slot_page(const struct dbm_sec *s, uint32_t slot)
  * spread from a low mark to full with a density of 1/count (it spends time
  * inversely to its growth rate, which is its share of the keys): the mean
  * is (cap - lo) / ln(cap / lo), 0.72 of cap at lo = cap / 2 (Yao's 69 %
- * utilisation of random B-trees, leaf for leaf). @lo is found for the
- * measured mean @load; @u in [0, 1) picks the leaf's place in the spread.
+ * utilisation of random B-trees, leaf for leaf). The low mark for the
+ * measured mean @load; a leaf at u in [0, 1) of the spread holds
+ * lo * (cap / lo)^u.
  */
 static double random_load_lo(uint32_t cap, uint32_t load)
 {
@@ -83,6 +84,8 @@ int dbm_sec_init(struct dbm_sec *s, uint64_t keys, uint32_t cap, uint32_t load, 
 	uint32_t b0 = 0;
 	for (uint32_t l = 0; l < leaves; l++) {
 		uint64_t n = l + 1 == leaves ? left : sorted ? cap : (uint64_t)(s->leaf[l].count * (keys / sum) + 0.5);
+		if (n > cap && l + 1 < leaves)
+			n = cap;
 		if (n > left)
 			n = left;
 		left -= n;
