@@ -383,7 +383,6 @@ static int run_point(const struct run_config *cfg, struct emu_run *er, unsigned 
 {
 	struct emu_point pt = cfg->points[idx];
 	struct point_ctx pc = { .cfg = cfg, .er = er, .pt = &pt, .idx = idx };
-	struct worker *w = xaligned(64, (pc.pt->threads + er->bg_workers) * sizeof(*w));
 	struct dev_stats dev0 = { 0 }, dev1 = { 0 };
 	struct series s;
 
@@ -391,6 +390,13 @@ static int run_point(const struct run_config *cfg, struct emu_run *er, unsigned 
 		pt.qd = er->qd;
 	pc.ncls = count_names(run_classes(er));
 	pc.ncounters = count_names(run_counters(er));
+	/* a worker's arrays hold this many (an emulator's mistake, not the user's) */
+	if (pc.ncls > EMU_MAX_CLASSES || pc.ncounters > EMU_MAX_COUNTERS) {
+		snprintf(err, errlen, "%s: %u latency classes and %u counters, at most %d and %d",
+			 er->ops->name, pc.ncls, pc.ncounters, EMU_MAX_CLASSES, EMU_MAX_COUNTERS);
+		return -EINVAL;
+	}
+	struct worker *w = xaligned(64, (pc.pt->threads + er->bg_workers) * sizeof(*w));
 	series_init(&s, pc.ncls, er->ops->flags & EMU_SCHEDULED ? 3 : er->ops->flags & EMU_TOTAL ? 1 : 0);
 	unsigned n = start_workers(&pc, w);
 	if (!cfg->ramp_ns)      /* else supervise() reads them when the ramp ends */

@@ -85,7 +85,7 @@ struct result;
 struct point_result;
 
 #define EMU_MAX_CLASSES  16
-#define EMU_MAX_COUNTERS 32
+#define EMU_MAX_COUNTERS 48
 
 enum emu_flags {
 	EMU_TOTAL       = 1 << 0, /* add a merged "total" class */

@@ -121,6 +121,14 @@ static void test_emulators(void)
 		CHECK(emulator_find(e->name) == e, "emulator '%s' appears twice", e->name);
 		CHECK(!e->next_io != !e->step, "%s: needs exactly one of next_io and step", e->name);
 		CHECK(e->classes && e->classes[0], "%s: no latency classes", e->name);
+		unsigned nc = 0, nk = 0;
+		while (e->classes[nc])
+			nc++;
+		while (e->counters && e->counters[nk])
+			nk++;
+		/* a worker keeps EMU_MAX_COUNTERS counters: one more would overwrite what follows */
+		CHECK(nc <= EMU_MAX_CLASSES && nk <= EMU_MAX_COUNTERS, "%s: %u classes, %u counters",
+		      e->name, nc, nk);
 		if (e->flags & EMU_SCHEDULED)
 			check_scheduled(e);
 		if (e->opts) {
