@@ -728,6 +728,8 @@ static int load(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned fl
 	db->pool.f[fi].state = DBM_READY;
 	pthread_cond_broadcast(&db->pool_cv);
 	emu_count(w, DBM_C_READS, 1);
+	if (dbm_undo_page(db, page))
+		emu_count(w, DBM_C_UNDO_READS, 1);
 	*out = fi;
 	if (r != (int64_t)db->page_size)
 		return emu_fail(w, r < 0 ? (int)r : -EIO, "page read at offset %llu failed",
@@ -787,6 +789,16 @@ int dbm_path(struct emu_worker *w, struct dbm *db, const struct dbm_tree *t, uin
 			return rc;
 	}
 	return 0;
+}
+
+bool dbm_undo_page(const struct dbm *db, uint64_t page)
+{
+	return db->model == DBM_INNODB && page >= db->undo_first && page - db->undo_first < db->undo_pages;
+}
+
+bool dbm_rseg_page(const struct dbm *db, uint64_t page)
+{
+	return db->model == DBM_INNODB && page >= db->rseg_first && page - db->rseg_first < RSEGS;
 }
 
 int dbm_undo(struct emu_worker *w, struct dbm *db, struct dbm_txn *t, uint32_t bytes)

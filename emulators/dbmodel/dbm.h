@@ -137,7 +137,8 @@ enum dbm_counter {
 	DBM_C_LOG_BYTES, DBM_C_FPI_BYTES, DBM_C_LOG_WRITES, DBM_C_LOG_WRITE_BYTES,
 	DBM_C_LOG_FSYNCS, DBM_C_LOG_FLUSHES, DBM_C_DATA_FSYNCS, DBM_C_CKPTS, DBM_C_STALLS,
 	DBM_C_STALL_US, DBM_C_FREE_WAITS, DBM_C_SPLITS, DBM_C_MERGES, DBM_C_PURGED, DBM_C_CPU_US,
-	DBM_C_CPU_OVER_US, DBM_C_LRU_WRITTEN, DBM_NCOUNTERS
+	DBM_C_CPU_OVER_US, DBM_C_LRU_WRITTEN, DBM_C_UNDO_READS, DBM_C_UNDO_WRITTEN,
+	DBM_C_RSEG_WRITTEN, DBM_NCOUNTERS
 };
 #define DBM_COUNTER_NAMES \
 	"txns", "statements", "bp_read_requests", "bp_reads", "pages_created", "pages_dirtied", \
@@ -145,7 +146,8 @@ enum dbm_counter {
 	"log_bytes", "fpi_bytes", "log_writes", "log_write_bytes", \
 	"log_fsyncs", "log_flushes", "data_fsyncs", "checkpoints", "log_stalls", \
 	"log_stall_us", "free_page_waits", "page_splits", "page_merges", "purge_records", \
-	"cpu_model_us", "cpu_over_us", "pages_lru_flushed"
+	"cpu_model_us", "cpu_over_us", "pages_lru_flushed", "undo_pages_read", \
+	"undo_pages_written", "rseg_pages_written"
 
 /* dbm_page() flags. */
 enum dbm_page_flags {
@@ -441,5 +443,8 @@ int dbm_flush_checkpointer(struct emu_worker *w, struct dbm *db);
 int dbm_flush_bgwriter(struct emu_worker *w, struct dbm *db);
 /* The tablespace @page belongs to. */
 uint32_t dbm_space_of(const struct dbm *db, uint64_t page);
+/* InnoDB: whether @page is an undo page, a rollback-segment header page. */
+bool dbm_undo_page(const struct dbm *db, uint64_t page);
+bool dbm_rseg_page(const struct dbm *db, uint64_t page);
 
 #endif

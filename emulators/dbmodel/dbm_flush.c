@@ -227,8 +227,14 @@ int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, un
 	emu_count(w, DBM_C_WRITTEN, n);
 	if (lru)
 		emu_count(w, DBM_C_LRU_WRITTEN, n);
-	for (unsigned i = 0; i < n; i++)
+	unsigned undo = 0, rseg = 0;
+	for (unsigned i = 0; i < n; i++) {
 		atomic_store(&db->space_unsynced[dbm_space_of(db, pages[i])], true);
+		undo += dbm_undo_page(db, pages[i]);
+		rseg += dbm_rseg_page(db, pages[i]);
+	}
+	emu_count(w, DBM_C_UNDO_WRITTEN, undo);
+	emu_count(w, DBM_C_RSEG_WRITTEN, rseg);
 
 	pthread_mutex_lock(&db->pool_mx);
 	for (unsigned i = 0; i < n; i++)

@@ -283,6 +283,28 @@ static void data_fsyncs_per_space(void)
 	free(h);
 }
 
+/* Undo and rollback-segment header pages written are counted apart, as MariaDB's
+   INNODB_METRICS buffer_page_written_undo_log and _system_page count them. */
+static void undo_rseg_writes_counted(void)
+{
+	struct harness *h = harness_new(DBM_INNODB, 8 << 20, 1);
+
+	if (!h)
+		return;
+	struct dbm *db = &h->db;
+	uint64_t u = db->undo_first, r = db->rseg_first;
+	CHECK(dbm_undo_page(db, u) && dbm_undo_page(db, u + db->undo_pages - 1) &&
+	      !dbm_undo_page(db, u - 1) && !dbm_undo_page(db, r) && dbm_rseg_page(db, r) &&
+	      dbm_rseg_page(db, r + 127) && !dbm_rseg_page(db, r + 128) && !dbm_rseg_page(db, 5),
+	      "the undo area and the 128 rollback-segment headers");
+	CHECK(write_pages(h, (const uint64_t[]){ 5, u, u + 1, r + 3 }, 4, false) == 0, "four pages written");
+	CHECK(sum(h, DBM_C_WRITTEN) == 4 && sum(h, DBM_C_UNDO_WRITTEN) == 2 &&
+	      sum(h, DBM_C_RSEG_WRITTEN) == 1, "4 written: 2 undo, 1 rollback-segment header (%llu, %llu)",
+	      (unsigned long long)sum(h, DBM_C_UNDO_WRITTEN), (unsigned long long)sum(h, DBM_C_RSEG_WRITTEN));
+	harness_release(h);
+	free(h);
+}
+
 /*
  * PostgreSQL with max_wal_size 32M: max_wal_size is a soft limit, so a
  * writer never waits for WAL space, and a checkpoint that the WAL has run
@@ -790,6 +812,7 @@ int main(void)
 	RUN(group_commit);
 	RUN(log_space_stall);
 	RUN(data_fsyncs_per_space);
+	RUN(undo_rseg_writes_counted);
 	RUN(cleaner_async_window);
 	RUN(cleaner_waits_after_lru);
 	RUN(pg_small_wal);
