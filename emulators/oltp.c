@@ -761,6 +761,18 @@ static int oltp_step(struct emu_worker *w)
 	return 0;
 }
 
+static int oltp_worker_init(struct emu_worker *w)
+{
+	struct oltp_run *r = w->run->priv;
+	return dbm_worker_init(&r->db);
+}
+
+static void oltp_worker_fini(struct emu_worker *w)
+{
+	struct oltp_run *r = w->run->priv;
+	dbm_worker_fini(&r->db);
+}
+
 static int oltp_bg_step(struct emu_worker *w)
 {
 	struct oltp_run *r = w->run->priv;
@@ -804,7 +816,9 @@ const struct emu_ops emu_oltp = {
 			     "--table-size 1000000 --size 4G",
 	.suite_quick_args = "--threads 2,8 --time 5 --tables 2 --table-size 20000 --size 256M",
 	.setup = oltp_setup,
+	.worker_init = oltp_worker_init,
 	.step = oltp_step,
+	.worker_fini = oltp_worker_fini,
 	.bg_step = oltp_bg_step,
 	.point_end = oltp_point_end,
 	.info = oltp_info,

@@ -752,6 +752,18 @@ static int tpcc_step(struct emu_worker *w)
 	return 0;
 }
 
+static int tpcc_worker_init(struct emu_worker *w)
+{
+	struct tpcc_run *r = w->run->priv;
+	return dbm_worker_init(&r->db);
+}
+
+static void tpcc_worker_fini(struct emu_worker *w)
+{
+	struct tpcc_run *r = w->run->priv;
+	dbm_worker_fini(&r->db);
+}
+
 static int tpcc_bg_step(struct emu_worker *w)
 {
 	struct tpcc_run *r = w->run->priv;
@@ -815,7 +827,9 @@ const struct emu_ops emu_tpcc = {
 	.suite_review_args = "--threads 2,4,8,16,32 --time 300 --ramp 30 --warehouses 20 --size 4G",
 	.suite_quick_args = "--threads 2,8 --time 5 --warehouses 1 --order-growth 2000 --size 512M",
 	.setup = tpcc_setup,
+	.worker_init = tpcc_worker_init,
 	.step = tpcc_step,
+	.worker_fini = tpcc_worker_fini,
 	.bg_step = tpcc_bg_step,
 	.teardown = tpcc_teardown,
 	.info = tpcc_info,

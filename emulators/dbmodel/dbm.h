@@ -208,6 +208,8 @@ struct dbm {
 	char calib[512];                /* how --calibrate-from set them ("" when it did not) */
 	uint64_t io_capacity, io_capacity_max;
 	int fd;
+	const char *read_path;          /* PostgreSQL, buffered: what each worker opens to read
+					   (dbm_worker_init()); NULL: reads use fd */
 	uint64_t log_off, log_size, log_body;   /* header block at log_off, body after it */
 	uint64_t dblwr_off, dblwr_pages, data_off;
 	uint64_t pages;                 /* tablespace pages allocated */
@@ -343,13 +345,19 @@ static inline bool dbm_cpu_left_idle(struct dbm *db, unsigned threads)
 }
 
 /* emu_io() and cond_wait_ns() for the model's threads: off the CPU meanwhile. */
+static inline int64_t dbm_io_fd(struct emu_worker *w, struct dbm *db, int fd, unsigned cls,
+				unsigned op, void *buf, uint32_t len, uint64_t off)
+{
+	dbm_off_cpu(w, db, 1);
+	int64_t r = emu_io(w, cls, op, fd, buf, len, off);
+	dbm_off_cpu(w, db, -1);
+	return r;
+}
+
 static inline int64_t dbm_io(struct emu_worker *w, struct dbm *db, unsigned cls, unsigned op,
 			     void *buf, uint32_t len, uint64_t off)
 {
-	dbm_off_cpu(w, db, 1);
-	int64_t r = emu_io(w, cls, op, db->fd, buf, len, off);
-	dbm_off_cpu(w, db, -1);
-	return r;
+	return dbm_io_fd(w, db, db->fd, cls, op, buf, len, off);
 }
 
 static inline void dbm_wait(struct emu_worker *w, struct dbm *db, pthread_cond_t *cv,
@@ -441,6 +449,14 @@ void dbm_flush_kick(struct dbm *db);
 int dbm_flush_cleaner(struct emu_worker *w, struct dbm *db);
 int dbm_flush_checkpointer(struct emu_worker *w, struct dbm *db);
 int dbm_flush_bgwriter(struct emu_worker *w, struct dbm *db);
+/*
+ * From the emulator's worker_init() and worker_fini(), on the worker's own
+ * thread: with db->read_path, the worker's own read descriptors, one per
+ * tablespace (a relation's file), as each PostgreSQL backend opens the
+ * files it reads. 0 or -errno.
+ */
+int dbm_worker_init(struct dbm *db);
+void dbm_worker_fini(struct dbm *db);
 /* The tablespace @page belongs to. */
 uint32_t dbm_space_of(const struct dbm *db, uint64_t page);
 /* InnoDB: whether @page is an undo page, a rollback-segment header page. */
