@@ -534,7 +534,8 @@ emulated() {
 	# pages) to kernel workers that are in no cgroup, past the throttle
 	[ "$kind" = postgres ] && model=postgres extra=(--direct 0 --engine sync)
 	if [ "$set" = tpcc ]; then
-		w=tpcc extra+=(--warehouses "$TPCC_SCALE")
+		# the server runs sysbench-tpcc's schema, statements and mix: so does the model
+		w=tpcc extra+=(--warehouses "$TPCC_SCALE" --mix sysbench-tpcc)
 	else
 		extra+=(--tables "$SET_TABLES" --table-size "$SET_SIZE")
 	fi
@@ -654,7 +655,7 @@ for kind in "${SERVER_LIST[@]}"; do
 		esac
 		if [ "$set" = tpcc ]; then
 			# the model's own need for the tables and the log, from its refusal
-			EMU_MB=$("$APPIO" run tpcc --warehouses "$TPCC_SCALE" --engine-model "$([ "$kind" = postgres ] && echo postgres || echo innodb)" \
+			EMU_MB=$("$APPIO" run tpcc --warehouses "$TPCC_SCALE" --mix sysbench-tpcc --engine-model "$([ "$kind" = postgres ] && echo postgres || echo innodb)" \
 				--target "$WORK/probe" --size 1M --time 1 2>&1 | sed -n 's/.* need \([0-9]*\) MiB.*/\1/p' || true)
 			rm -f "$WORK/probe"
 			[ -n "$EMU_MB" ] || die "cannot learn the tpcc model's size at --scale $TPCC_SCALE"
