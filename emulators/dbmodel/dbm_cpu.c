@@ -14,6 +14,7 @@ void dbm_cpus_init(struct dbm_cpus *c, unsigned n)
 {
 	atomic_store(&c->next, 0);
 	atomic_store(&c->served, 0);
+	atomic_store(&c->wakers, 0);
 	c->n = n ? n : 1;
 	for (unsigned i = 0; i < DBM_CPU_RING; i++)
 		atomic_store(&c->ring[i], 0);
@@ -45,10 +46,28 @@ void dbm_cpus_give(struct dbm_cpus *c)
 	uint32_t s = atomic_fetch_add(&c->served, 1);
 	uint32_t t = s + 1 + c->n;      /* next in line now (s + n runs: it was next, awake) */
 
+	/* the count is read after the release: a waker that counted itself
+	   before it did sees the new count, or is woken here */
+	if (atomic_load(&c->wakers))
+		syscall(SYS_futex, &c->served, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+
 	/* not handed out yet: its taker will see the count (no system call) */
 	if ((int32_t)(atomic_load(&c->next) - t) <= 0)
 		return;
 	_Atomic uint32_t *word = &c->ring[t & (DBM_CPU_RING - 1)];
 	atomic_fetch_add(word, 1);
 	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+bool dbm_cpus_wake(struct dbm_cpus *c)
+{
+	uint32_t s = atomic_load(&c->served);
+
+	if ((int32_t)(atomic_load(&c->next) - s - c->n) < 0)
+		return false;
+	atomic_fetch_add(&c->wakers, 1);
+	while (atomic_load(&c->served) == s)
+		syscall(SYS_futex, &c->served, FUTEX_WAIT_PRIVATE, s, NULL, NULL, 0);
+	atomic_fetch_sub(&c->wakers, 1);
+	return true;
 }

@@ -21,6 +21,10 @@
  * indexed by their ticket, that the release which makes them next in line
  * bumps; waiters whose tickets share a word all wake and look again.
  * Tickets and the count served are 32-bit and compared modulo 2^32.
+ *
+ * A thread woken from a sleep (an fsync) is not queued behind them: the
+ * kernel's scheduler credits a sleeper, and it runs on the first CPU that
+ * a statement gives back (dbm_cpus_wake()).
  */
 #ifndef APPIO_DBM_CPU_H
 #define APPIO_DBM_CPU_H
@@ -33,7 +37,8 @@
 
 struct dbm_cpus {
 	_Atomic uint32_t next;          /* the next ticket to hand out */
-	_Atomic uint32_t served;        /* tickets released so far */
+	_Atomic uint32_t served;        /* tickets released so far (the wakers' futex word) */
+	_Atomic uint32_t wakers;        /* threads in dbm_cpus_wake() */
 	uint32_t n;                     /* tickets burning at once: the CPUs */
 	_Atomic uint32_t ring[DBM_CPU_RING];
 };
@@ -46,6 +51,13 @@ bool dbm_cpus_take(struct dbm_cpus *c);
 
 /* Give the CPU back: the next ticket in line may run. */
 void dbm_cpus_give(struct dbm_cpus *c);
+
+/*
+ * Back from a sleep: return once a CPU is free, at once when fewer than
+ * @n burn, else when the next one is given back, ahead of the queued
+ * tickets and without taking one. True if it waited.
+ */
+bool dbm_cpus_wake(struct dbm_cpus *c);
 
 /* Workers queued behind the ones burning now. */
 static inline uint32_t dbm_cpus_queued(struct dbm_cpus *c)

@@ -130,6 +130,15 @@ int dbm_log_up_to(struct emu_worker *w, struct dbm *db, uint64_t lsn, bool durab
 		}
 		uint64_t to = atomic_load(&db->lsn);
 		rc = lead(w, db, from, to, durable);
+		/*
+		 * PostgreSQL: the backend is woken from the fsync and needs a CPU
+		 * again before it releases WALWriteLock, and commits that come
+		 * meanwhile queue on the lock for the next flush. Its wal_sync_time
+		 * (track_wal_io_timing) shows the wait: 0.14 ms an fsync at 2
+		 * threads, 0.27 ms at 16 (4 x 100k rows, 15 s, 5 December).
+		 */
+		if (db->model == DBM_POSTGRES && durable)
+			dbm_cpus_wake(&db->cpuq);
 		pthread_mutex_lock(&db->log_mx);
 		db->log_busy = false;
 		if (!rc) {

@@ -103,6 +103,49 @@ static void first_come_first_served(void)
 	CHECK(a.place == 0 && b.place == 1, "A before B: places %u, %u", a.place, b.place);
 }
 
+static atomic_bool woke;
+
+static void *wake_up(void *arg)
+{
+	bool *waited = arg;
+	*waited = dbm_cpus_wake(&q);
+	atomic_store(&woke, true);
+	return NULL;
+}
+
+/* One CPU held and A queued: a waker returns at the release, takes no ticket. */
+static void waker_ahead_of_the_queue(void)
+{
+	pthread_t ta, tw;
+	struct waiter a = { 0, false };
+	bool waited = false;
+	struct timespec ms1 = { 0, 1000000 };
+
+	dbm_cpus_init(&q, 2);
+	CHECK(!dbm_cpus_wake(&q), "both CPUs free: back at once");
+	dbm_cpus_take(&q);
+	CHECK(!dbm_cpus_wake(&q), "one CPU free: back at once");
+	dbm_cpus_give(&q);
+
+	dbm_cpus_init(&q, 1);
+	atomic_store(&order, 0);
+	atomic_store(&woke, false);
+	dbm_cpus_take(&q);
+	pthread_create(&ta, NULL, wait_turn, &a);
+	until_queued(1);
+	pthread_create(&tw, NULL, wake_up, &waited);
+	for (int i = 0; i < 5000 && atomic_load(&q.wakers) != 1; i++)
+		nanosleep(&ms1, NULL);
+	nanosleep(&ms1, NULL);
+	CHECK(atomic_load(&q.wakers) == 1 && !atomic_load(&woke), "the CPU held: the waker waits");
+	CHECK(dbm_cpus_queued(&q) == 1, "the waker took no ticket: %u queued", dbm_cpus_queued(&q));
+	dbm_cpus_give(&q);
+	pthread_join(tw, NULL);
+	pthread_join(ta, NULL);
+	CHECK(waited, "the waker says it waited");
+	CHECK(atomic_load(&q.next) == atomic_load(&q.served), "every ticket served, the waker's none");
+}
+
 static struct dbm db;
 
 static void idle_cpu_beside(void)
@@ -126,6 +169,7 @@ int main(void)
 {
 	RUN(at_most_n_inside);
 	RUN(first_come_first_served);
+	RUN(waker_ahead_of_the_queue);
 	RUN(idle_cpu_beside);
 	return check_done();
 }
