@@ -96,6 +96,16 @@ void dbm_heap_dead(struct dbm_heap *h, uint64_t page)
 	atomic_fetch_add_explicit(&h->n_dead, 1, memory_order_relaxed);
 }
 
+void dbm_heap_fresh(struct dbm_heap *h, uint64_t page)
+{
+	_Atomic uint8_t *s = slot(h, page);
+	if (!s)
+		return;
+	atomic_store_explicit(&h->changed[page - h->first], 0, memory_order_relaxed);
+	uint8_t v = atomic_exchange_explicit(s, 0, memory_order_relaxed);
+	atomic_fetch_sub_explicit(&h->n_dead, v & NIB, memory_order_relaxed);
+}
+
 bool dbm_heap_changed(const struct dbm_heap *h, uint64_t page)
 {
 	return h->changed && page >= h->first && page - h->first < h->npages &&

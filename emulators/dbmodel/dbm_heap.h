@@ -55,6 +55,9 @@ bool dbm_heap_take_room(struct dbm_heap *h, uint64_t page);
 /* A change that leaves a dead tuple on @page (an UPDATE's old version, a DELETE). */
 void dbm_heap_dead(struct dbm_heap *h, uint64_t page);
 
+/* @page begins again, empty (the model reuses the pages appended at the heap's end). */
+void dbm_heap_fresh(struct dbm_heap *h, uint64_t page);
+
 /* Whether @page changed since its last vacuum (not all-visible); false outside the range. */
 bool dbm_heap_changed(const struct dbm_heap *h, uint64_t page);
 

@@ -34,7 +34,7 @@ enum phase { P_HEAP, P_INDEX, P_HEAP2, P_ANALYZE };
 
 struct vac_table {
 	struct dbm_vac_table t;
-	uint64_t chg_at, ins_at, mod_at;        /* the counters at its last vacuum / analyze */
+	uint64_t chg_at, ins_at, app_at, mod_at;        /* the counters at its last vacuum / analyze */
 };
 
 struct ring_buf {
@@ -52,7 +52,7 @@ struct dbm_vac {
 	uint64_t pos, total, loaded;    /* the phase's next page; heap pages: all, as loaded */
 	uint64_t scan_to;               /* P_HEAP: pages before it are scanned, all-visible or not */
 	unsigned idx;                   /* P_INDEX: the index in hand */
-	uint64_t chg_now, ins_now;      /* the counters when the table's turn came */
+	uint64_t chg_now, ins_now, app_now;     /* the counters when the table's turn came */
 	uint64_t grow_start, grow_new;  /* appended pages changed since the last vacuum */
 	uint64_t *lp, nlp, lp_cap;      /* heap pages with dead items (the second pass's) */
 	double leaf_frac, leaf_acc;     /* share of index leaves with dead entries */
@@ -207,7 +207,8 @@ static void pick(struct dbm_vac *v)
 		const struct dbm_vac_table *t = &vt->t;
 		int64_t dead = atomic_load_explicit(&t->hs->n_dead, memory_order_relaxed);
 		uint64_t chg = atomic_load_explicit(&t->hs->n_changed, memory_order_relaxed);
-		uint64_t ins = atomic_load_explicit(t->appended, memory_order_relaxed);
+		uint64_t ins = atomic_load_explicit(t->inserted, memory_order_relaxed);
+		uint64_t app = atomic_load_explicit(t->appended, memory_order_relaxed);
 		double rt = (double)t->reltuples;
 		bool vac = (double)dead > 50 + 0.2 * rt || (double)(ins - vt->ins_at) > 1000 + 0.2 * rt;
 		v->analyze = (double)(chg + ins - vt->mod_at) > 50 + 0.1 * rt;
@@ -215,12 +216,13 @@ static void pick(struct dbm_vac *v)
 			continue;
 		v->chg_now = chg;
 		v->ins_now = ins;
-		uint64_t used = (ins + t->per_page - 1) / t->per_page;
-		v->loaded = t->hs->npages;
+		v->app_now = app;
+		uint64_t used = (app + t->per_page - 1) / t->per_page;
+		v->loaded = t->loaded;
 		v->total = v->loaded + (used < t->grow_pages ? used : t->grow_pages);
-		uint64_t news = (ins - vt->ins_at + t->per_page - 1) / t->per_page;
+		uint64_t news = (app - vt->app_at + t->per_page - 1) / t->per_page;
 		v->grow_new = news < t->grow_pages ? news : t->grow_pages;
-		v->grow_start = t->grow_pages ? vt->ins_at / t->per_page % t->grow_pages : 0;
+		v->grow_start = t->grow_pages ? vt->app_at / t->per_page % t->grow_pages : 0;
 		v->nlp = 0;
 		v->pos = v->scan_to = 0;
 		v->ph = vac ? P_HEAP : P_ANALYZE;
@@ -251,6 +253,7 @@ static int phase_done(struct emu_worker *w, struct dbm *db, struct dbm_vac *v)
 	if (v->ph != P_ANALYZE) {       /* the vacuum is over */
 		vt->chg_at = v->chg_now;
 		vt->ins_at = v->ins_now;
+		vt->app_at = v->app_now;
 		if (v->analyze) {
 			v->ph = P_ANALYZE;
 			return 0;
@@ -267,9 +270,10 @@ static int phase_done(struct emu_worker *w, struct dbm *db, struct dbm_vac *v)
 /* Whether the heap's @j-th page changed since the table's last vacuum. */
 static bool heap_changed(const struct dbm_vac *v, const struct dbm_vac_table *t, uint64_t j)
 {
-	if (j < v->loaded)
-		return dbm_heap_changed(t->hs, t->hs->first + j);
-	return (j - v->loaded + t->grow_pages - v->grow_start) % t->grow_pages < v->grow_new;
+	if (dbm_heap_changed(t->hs, heap_page(v, t, j)))
+		return true;
+	return j >= v->loaded &&
+	       (j - v->loaded + t->grow_pages - v->grow_start) % t->grow_pages < v->grow_new;
 }
 
 /*
@@ -303,15 +307,11 @@ static int one_page(struct emu_worker *w, struct dbm *db, struct dbm_vac *v)
 	switch (v->ph) {
 	case P_HEAP: {
 		uint64_t page = heap_page(v, t, j);
-		unsigned dead = 0;
-		bool changed;
-		if (j < v->loaded) {
-			dead = dbm_heap_vacuum(t->hs, page, &changed);
-			if (changed)
-				v->lp[v->nlp++] = page;
-		} else {
-			changed = heap_changed(v, t, j);
-		}
+		bool appended = j >= v->loaded && heap_changed(v, t, j), changed;
+		unsigned dead = dbm_heap_vacuum(t->hs, page, &changed);
+		if (changed)
+			v->lp[v->nlp++] = page;
+		changed |= appended;
 		uint32_t redo = (dead ? REC_PRUNE + 2 * dead : 0) + (changed || dead ? REC_VISIBLE : 0);
 		return use_page(w, db, v, page, redo, dead > 0);
 	}

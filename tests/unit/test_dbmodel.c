@@ -596,6 +596,12 @@ static void heap_prune_room(void)
 	CHECK(dbm_heap_read(&h, 109), "with the room used, the dead tuple left is pruned");
 	dbm_heap_dead(&h, 110);
 	CHECK(!dbm_heap_read(&h, 110) && !dbm_heap_take_room(&h, 99), "pages outside are ignored");
+	dbm_heap_dead(&h, 108);
+	dbm_heap_dead(&h, 108);
+	int64_t dead = atomic_load(&h.n_dead);
+	dbm_heap_fresh(&h, 108);
+	CHECK(atomic_load(&h.n_dead) == dead - 2 && !dbm_heap_read(&h, 108) && !dbm_heap_take_room(&h, 108) &&
+	      !dbm_heap_changed(&h, 108), "a page begun again: no dead tuples, no room, unchanged");
 	dbm_heap_release(&h);
 	CHECK(!dbm_heap_read(&h, 105), "released");
 }

@@ -606,9 +606,9 @@ static void pg_autovacuum(void)
 	CHECK(dbm_heap_init(&ha, 0, 70) == 0 && dbm_heap_init(&hb, 100, 60) == 0, "heaps");
 	/* heap pages of 37 tuples and a 20-page index each, 1,500 rows: thresholds
 	   350 dead tuples, 200 changed */
-	CHECK(dbm_vac_add(db, &(struct dbm_vac_table){ .hs = &ha, .appended = &app_a, .per_page = 37,
+	CHECK(dbm_vac_add(db, &(struct dbm_vac_table){ .hs = &ha, .loaded = 70, .appended = &app_a, .inserted = &app_a, .per_page = 37,
 		.idx_first = { 70 }, .idx_pages = { 20 }, .nidx = 1, .reltuples = 1500 }) == 0 &&
-	      dbm_vac_add(db, &(struct dbm_vac_table){ .hs = &hb, .appended = &app_b, .per_page = 37,
+	      dbm_vac_add(db, &(struct dbm_vac_table){ .hs = &hb, .loaded = 60, .appended = &app_b, .inserted = &app_b, .per_page = 37,
 		.idx_first = { 160 }, .idx_pages = { 20 }, .nidx = 1, .reltuples = 1500 }) == 0,
 	      "tables added");
 	for (unsigned i = 0; i < 600; i++)
