@@ -75,9 +75,8 @@ struct oltp_table {
 	struct dbm_sec ksec;
 	struct dbm_heap hs;             /* postgres: dead tuples and room per heap page */
 	_Atomic uint32_t *kval;         /* each row's k */
-	_Atomic uint64_t *loc;          /* postgres: where each row's versions are (row_fetch()) */
 	uint64_t grow_first, grow_pages;
-	_Atomic uint64_t appended, inserted;    /* postgres: tuples at the heap's end; INSERTs */
+	_Atomic uint64_t inserted;      /* postgres: rows INSERTed (autovacuum's count) */
 };
 
 /* Bytes of redo (WAL) and undo per change, per model. */
@@ -270,7 +269,8 @@ static int table_geometry(struct oltp_run *r, struct oltp_table *t, uint64_t row
 	t->grow_first = dbm_alloc(db, t->grow_pages);
 	if (!rc)
 		rc = dbm_heap_init(&t->hs, t->heap.first_page, t->heap.npages + t->grow_pages);
-	t->loc = xcalloc(rows, sizeof(*t->loc));
+	if (!rc)
+		rc = dbm_heap_rows(&t->hs, rows, per_heap);
 	dbm_space(db);
 	if (!rc)
 		rc = dbm_tree_init(&t->pk, rows, per_idx, per_idx, dbm_alloc(db, 0));
@@ -283,7 +283,7 @@ static int table_geometry(struct oltp_run *r, struct oltp_table *t, uint64_t row
 		rc = dbm_vac_add(db, &(struct dbm_vac_table){
 			.hs = &t->hs, .loaded = t->heap.npages,
 			.grow_first = t->grow_first, .grow_pages = t->grow_pages,
-			.appended = &t->appended, .inserted = &t->inserted, .per_page = per_heap,
+			.appended = &t->hs.appended, .inserted = &t->inserted, .per_page = per_heap,
 			.idx_first = { t->pk.first_page, t->k.first_page },
 			.idx_pages = { t->pk.npages, t->k.npages }, .nidx = 2, .reltuples = rows });
 	return rc;
@@ -438,7 +438,6 @@ static void oltp_teardown(struct emu_run *run)
 		dbm_sec_release(&r->t[i].ksec);
 		dbm_heap_release(&r->t[i].hs);
 		free(r->t[i].kval);
-		free(r->t[i].loc);
 	}
 	free(r->t);
 	free(r->k_below);
@@ -475,69 +474,39 @@ static int heap_fetch(struct emu_worker *w, struct oltp_run *r, struct oltp_tabl
 	return dbm_page(w, &r->db, page, 0, redo);
 }
 
-/*
- * PostgreSQL rows move. A version that does not fit on its page (a non-HOT
- * UPDATE, the INSERT of DELETE + INSERT) goes to the heap's end, and every
- * index gets an entry for it; the old entry stays, pointing at a dead tuple,
- * until the first index scan that finds that tuple dead to every snapshot
- * marks it LP_DEAD (_bt_killitems()). Per row, t->loc holds, in its low
- * half, where the live version is (0: the page it was loaded on, else 1 +
- * its slot at the heap's end) and, in its high half, 1 + the location of an
- * older version whose entry no scan has killed yet (0: none). Under
- * --rand-type special the rows most drawn are the ones most changed: their
- * live versions end up spread over the appended pages, one or two to a
- * page, not on the few pages they were loaded on.
- */
-#define LOC_LIVE 0xffffffffu
 #define NO_PAGE UINT64_MAX
 
-static uint64_t loc_page(const struct oltp_table *t, uint64_t row, uint64_t code)
-{
-	return code ? t->grow_first + (code - 1) / t->heap.rows_per_leaf
-		    : dbm_tree_leaf(&t->heap, row);
-}
-
 /*
- * Fetch @row through an index: the page of an older version's live entry
- * (killing it), then the live version's page, changed with @redo; a page
- * is fetched once when it comes again at once (@last: the scan's pinned
- * buffer, NO_PAGE for a new scan); the live version's location in *@code.
+ * PostgreSQL: fetch @row through an index (dbm_heap.h, rows move): the page
+ * of an older version's entry no scan has killed yet, then the live
+ * version's page, changed with @redo. A page is fetched once when it comes
+ * again at once (@last: the scan's pinned buffer, NO_PAGE for a new scan).
  */
 static int row_fetch(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t, uint64_t row,
-		     uint32_t redo, uint64_t *last, uint64_t *code)
+		     uint32_t redo, uint64_t *last)
 {
-	uint64_t v = atomic_load_explicit(&t->loc[row], memory_order_relaxed), page;
+	uint64_t page = dbm_heap_row_kill(&t->hs, row);
 	int rc = 0;
 
-	if (v >> 32 && atomic_compare_exchange_strong_explicit(&t->loc[row], &v, v & LOC_LIVE,
-							       memory_order_relaxed,
-							       memory_order_relaxed)) {
-		page = loc_page(t, row, (v >> 32) - 1);
+	if (page != DBM_HEAP_NONE) {
 		if (page != *last)
 			rc = heap_fetch(w, r, t, page, 0);
 		*last = page;
 	}
-	*code = v & LOC_LIVE;
-	page = loc_page(t, row, *code);
+	page = dbm_heap_row_page(&t->hs, row);
 	if (!rc && (page != *last || redo))
 		rc = heap_fetch(w, r, t, page, redo);
 	*last = page;
 	return rc;
 }
 
-/* @row's live version moved from location @from to @to. */
-static void row_moved(struct oltp_table *t, uint64_t row, uint64_t from, uint64_t to)
-{
-	atomic_store_explicit(&t->loc[row], (from + 1) << 32 | to, memory_order_relaxed);
-}
-
 static int point(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t, uint64_t row)
 {
 	int rc = dbm_path(w, &r->db, &t->pk, row, 0, 0);
-	uint64_t last = NO_PAGE, code;
+	uint64_t last = NO_PAGE;
 
 	if (!rc && r->db.model == DBM_POSTGRES)
-		rc = row_fetch(w, r, t, row, 0, &last, &code);
+		rc = row_fetch(w, r, t, row, 0, &last);
 	return rc;
 }
 
@@ -551,9 +520,9 @@ static int range(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t)
 		rc = dbm_page(w, &r->db, dbm_tree_leaf(&t->pk, row) + i, 0, 0);
 	if (r->db.model == DBM_POSTGRES) {
 		uint64_t end = row + r->range_size < r->table_size ? row + r->range_size : r->table_size;
-		uint64_t last = NO_PAGE, code;
+		uint64_t last = NO_PAGE;
 		for (uint64_t i = row; i < end && !rc; i++)
-			rc = row_fetch(w, r, t, i, 0, &last, &code);
+			rc = row_fetch(w, r, t, i, 0, &last);
 	}
 	return rc;
 }
@@ -669,19 +638,14 @@ static int delete_insert(struct emu_worker *w, struct oltp_run *r, struct oltp_t
 	return rc ? rc : dbm_sec_op(w, &r->db, &t->ksec, nw, 1, r->cost->k_idx);
 }
 
-/* PostgreSQL: a new tuple at the heap's end (the free-space map is empty
-   without VACUUM); its location (row_fetch()) in *@code. */
-static int heap_append(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t, uint32_t redo,
-		       uint64_t *code)
+/* PostgreSQL: @row's new version at the heap's end (the free-space map is
+   empty without VACUUM). */
+static int heap_append(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t, uint64_t row,
+		       uint32_t redo)
 {
-	uint64_t n = atomic_fetch_add(&t->appended, 1);
-	uint64_t slot = n % (t->grow_pages * t->heap.rows_per_leaf);
-	uint64_t page = t->grow_first + slot / t->heap.rows_per_leaf;
-	bool fresh = slot % t->heap.rows_per_leaf == 0;
+	bool fresh;
+	uint64_t page = dbm_heap_row_move(&t->hs, row, &fresh);
 
-	if (fresh)
-		dbm_heap_fresh(&t->hs, page);
-	*code = slot + 1;
 	return dbm_page(w, &r->db, page, fresh ? DBM_CREATE : 0, redo);
 }
 
@@ -697,7 +661,7 @@ static int pg_update(struct emu_worker *w, struct oltp_run *r, struct oltp_table
 		     uint64_t row, bool k_changed, uint64_t kpos)
 {
 	struct oltp_worker *ow = w->priv;
-	uint64_t last = NO_PAGE, live, page, code;
+	uint64_t last = NO_PAGE, page;
 	int rc = lock_row(w, r, t, row);
 
 	if (!rc)
@@ -705,14 +669,11 @@ static int pg_update(struct emu_worker *w, struct oltp_run *r, struct oltp_table
 	if (rc)
 		return rc;
 	/* the row's writers hold its lock: its live version stays where it is */
-	live = atomic_load_explicit(&t->loc[row], memory_order_relaxed) & LOC_LIVE;
-	page = loc_page(t, row, live);
+	page = dbm_heap_row_page(&t->hs, row);
 	bool same = dbm_heap_take_room(&t->hs, page);
-	rc = row_fetch(w, r, t, row, same ? r->cost->upd_same : r->cost->upd_old, &last, &live);
-	if (!rc && !same) {
-		rc = heap_append(w, r, t, r->cost->upd_new, &code);
-		row_moved(t, row, live, code);
-	}
+	rc = row_fetch(w, r, t, row, same ? r->cost->upd_same : r->cost->upd_old, &last);
+	if (!rc && !same)
+		rc = heap_append(w, r, t, row, r->cost->upd_new);
 	dbm_heap_dead(&t->hs, page);
 	if (!rc && (k_changed || !same)) {
 		rc = dbm_path(w, &r->db, &t->pk, row, 0, r->cost->k_idx);
@@ -726,7 +687,7 @@ static int pg_update(struct emu_worker *w, struct oltp_run *r, struct oltp_table
 static int pg_delete_insert(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t)
 {
 	struct oltp_worker *ow = w->priv;
-	uint64_t row = get_row(w, r), last = NO_PAGE, live, code;
+	uint64_t row = get_row(w, r), last = NO_PAGE;
 	uint32_t k = db_rand_default(&r->rand, &w->rng, 1, r->table_size);
 	int rc = lock_row(w, r, t, row);
 
@@ -734,13 +695,12 @@ static int pg_delete_insert(struct emu_worker *w, struct oltp_run *r, struct olt
 	if (!rc)
 		rc = dbm_path(w, &r->db, &t->pk, row, 0, 0);
 	if (!rc)
-		rc = row_fetch(w, r, t, row, r->cost->del, &last, &live);
+		rc = row_fetch(w, r, t, row, r->cost->del, &last);
 	if (rc)
 		return rc;
 	dbm_heap_dead(&t->hs, last);
-	rc = heap_append(w, r, t, r->cost->heap_ins, &code);
+	rc = heap_append(w, r, t, row, r->cost->heap_ins);
 	atomic_fetch_add_explicit(&t->inserted, 1, memory_order_relaxed);
-	row_moved(t, row, live, code);
 	if (!rc)
 		rc = dbm_path(w, &r->db, &t->pk, row, 0, r->cost->ins);
 	if (!rc)

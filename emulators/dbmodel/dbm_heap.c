@@ -19,6 +19,10 @@ int dbm_heap_init(struct dbm_heap *h, uint64_t first_page, uint64_t npages)
 	h->npages = npages;
 	atomic_init(&h->n_dead, 0);
 	atomic_init(&h->n_changed, 0);
+	atomic_init(&h->appended, 0);
+	h->loc = NULL;
+	h->rows = h->loaded = 0;
+	h->per_page = 0;
 	if (h->st && h->changed)
 		return 0;
 	dbm_heap_release(h);
@@ -29,7 +33,9 @@ void dbm_heap_release(struct dbm_heap *h)
 {
 	free((void *)h->st);
 	free((void *)h->changed);
+	free((void *)h->loc);
 	h->st = h->changed = NULL;
+	h->loc = NULL;
 	h->npages = 0;
 }
 
@@ -130,4 +136,61 @@ unsigned dbm_heap_vacuum(struct dbm_heap *h, uint64_t page, bool *changed)
 							memory_order_relaxed));
 	atomic_fetch_sub_explicit(&h->n_dead, dead, memory_order_relaxed);
 	return dead;
+}
+
+/* A row's location: 0 its loaded page, else 1 + its slot at the heap's end.
+   loc[row] holds the live one in its low half and, in its high half, 1 +
+   an older one whose index entry is live (0: none). */
+#define LIVE 0xffffffffu
+
+static uint64_t loc_page(const struct dbm_heap *h, uint64_t row, uint64_t code)
+{
+	return h->first + (code ? h->loaded + (code - 1) / h->per_page : row / h->per_page);
+}
+
+int dbm_heap_rows(struct dbm_heap *h, uint64_t rows, uint32_t per_page)
+{
+	uint64_t loaded = per_page ? (rows + per_page - 1) / per_page : 0;
+
+	if (!rows || !per_page || loaded >= h->npages || (h->npages - loaded) * per_page >= LIVE)
+		return -EINVAL;
+	free((void *)h->loc);
+	h->loc = calloc(rows, sizeof(*h->loc));
+	if (!h->loc)
+		return -ENOMEM;
+	h->rows = rows;
+	h->loaded = loaded;
+	h->per_page = per_page;
+	return 0;
+}
+
+uint64_t dbm_heap_row_page(const struct dbm_heap *h, uint64_t row)
+{
+	return loc_page(h, row, atomic_load_explicit(&h->loc[row], memory_order_relaxed) & LIVE);
+}
+
+uint64_t dbm_heap_row_kill(struct dbm_heap *h, uint64_t row)
+{
+	uint64_t v = atomic_load_explicit(&h->loc[row], memory_order_relaxed);
+
+	/* a concurrent change of the row wins: its own fetch kills the entry */
+	if (!(v >> 32) || !atomic_compare_exchange_strong_explicit(&h->loc[row], &v, v & LIVE,
+								    memory_order_relaxed,
+								    memory_order_relaxed))
+		return DBM_HEAP_NONE;
+	return loc_page(h, row, (v >> 32) - 1);
+}
+
+uint64_t dbm_heap_row_move(struct dbm_heap *h, uint64_t row, bool *fresh)
+{
+	uint64_t n = atomic_fetch_add_explicit(&h->appended, 1, memory_order_relaxed);
+	uint64_t slot = n % ((h->npages - h->loaded) * h->per_page);
+	uint64_t page = h->first + h->loaded + slot / h->per_page;
+	uint64_t live = atomic_load_explicit(&h->loc[row], memory_order_relaxed) & LIVE;
+
+	*fresh = slot % h->per_page == 0;
+	if (*fresh)
+		dbm_heap_fresh(h, page);
+	atomic_store_explicit(&h->loc[row], (live + 1) << 32 | (slot + 1), memory_order_relaxed);
+	return page;
 }

@@ -39,6 +39,11 @@ struct dbm_heap {
 	uint64_t first, npages;
 	_Atomic int64_t n_dead;         /* dead tuples on the pages, not pruned or vacuumed */
 	_Atomic uint64_t n_changed;     /* tuples updated or deleted so far */
+	/* rows (dbm_heap_rows()): */
+	_Atomic uint64_t *loc;          /* per row: where its versions are (dbm_heap.c) */
+	uint64_t rows, loaded;          /* rows, and the pages they were loaded on */
+	uint32_t per_page;              /* tuples a page holds */
+	_Atomic uint64_t appended;      /* tuples appended at the heap's end so far */
 };
 
 /* Pages [@first_page, @first_page + @npages), full and without dead tuples. 0 or -ENOMEM. */
@@ -57,6 +62,36 @@ void dbm_heap_dead(struct dbm_heap *h, uint64_t page);
 
 /* @page begins again, empty (the model reuses the pages appended at the heap's end). */
 void dbm_heap_fresh(struct dbm_heap *h, uint64_t page);
+
+/*
+ * Rows move. A version that does not fit on its page (a non-HOT UPDATE, the
+ * INSERT of DELETE + INSERT) goes to the heap's end, and every index gets
+ * an entry for it; the old entry stays, pointing at a dead tuple, until the
+ * first index scan that finds that tuple dead to every snapshot marks it
+ * LP_DEAD (_bt_killitems()). Per row the heap keeps where its live version
+ * is and the page of an older version whose entry no scan has killed yet.
+ * Under SysBench's --rand-type special the rows most drawn are the ones
+ * most changed: their live versions end up spread over the appended pages,
+ * not on the few pages they were loaded on.
+ *
+ * dbm_heap_rows(): @rows rows, @per_page to a page, loaded in order on the
+ * first pages; the pages after them are the heap's end, filled in turn and
+ * reused from the first when all are (a model limit). 0, -EINVAL when they
+ * do not fit, or -ENOMEM.
+ */
+#define DBM_HEAP_NONE UINT64_MAX
+int dbm_heap_rows(struct dbm_heap *h, uint64_t rows, uint32_t per_page);
+
+/* The page of @row's live version. */
+uint64_t dbm_heap_row_page(const struct dbm_heap *h, uint64_t row);
+
+/* An index fetch of @row: the page of an older version's entry, which it
+   kills, or DBM_HEAP_NONE (fetch it before the live version's). */
+uint64_t dbm_heap_row_kill(struct dbm_heap *h, uint64_t row);
+
+/* @row's new version at the heap's end: its page, *@fresh when the page
+   begins there (dbm_heap_fresh() done). The old one's entry stays live. */
+uint64_t dbm_heap_row_move(struct dbm_heap *h, uint64_t row, bool *fresh);
 
 /* Whether @page changed since its last vacuum (not all-visible); false outside the range. */
 bool dbm_heap_changed(const struct dbm_heap *h, uint64_t page);

@@ -606,6 +606,36 @@ static void heap_prune_room(void)
 	CHECK(!dbm_heap_read(&h, 105), "released");
 }
 
+/* Rows move to the heap's end; an older version's index entry costs one fetch, once. */
+static void heap_rows_move(void)
+{
+	struct dbm_heap h;
+	bool fresh;
+
+	/* 74 rows of 37 a page on pages 100-101; pages 102-103 the heap's end */
+	CHECK(dbm_heap_init(&h, 100, 4) == 0 && dbm_heap_rows(&h, 74, 37) == 0, "init");
+	CHECK(dbm_heap_rows(&h, 200, 37) == -EINVAL, "rows that leave no end refused");
+	CHECK(dbm_heap_row_page(&h, 0) == 100 && dbm_heap_row_page(&h, 40) == 101, "rows on their loaded pages");
+	CHECK(dbm_heap_row_kill(&h, 40) == DBM_HEAP_NONE, "no older version to fetch");
+	CHECK(dbm_heap_row_move(&h, 40, &fresh) == 102 && fresh, "moved to a fresh page at the end");
+	CHECK(dbm_heap_row_page(&h, 40) == 102, "the live version there");
+	CHECK(dbm_heap_row_kill(&h, 40) == 101, "the old entry's page fetched first");
+	CHECK(dbm_heap_row_kill(&h, 40) == DBM_HEAP_NONE, "once: the scan killed the entry");
+	CHECK(dbm_heap_row_move(&h, 40, &fresh) == 102 && !fresh, "moved again, the same appended page");
+	CHECK(dbm_heap_row_kill(&h, 40) == 102 && dbm_heap_row_page(&h, 0) == 100, "other rows stay");
+	for (int i = 2; i < 37; i++)
+		dbm_heap_row_move(&h, 1, &fresh);
+	CHECK(dbm_heap_row_move(&h, 2, &fresh) == 103 && fresh, "the next page when one is full");
+	dbm_heap_dead(&h, 102);
+	for (int i = 1; i < 37; i++)
+		dbm_heap_row_move(&h, 3, &fresh);
+	int64_t dead = atomic_load(&h.n_dead);
+	CHECK(dbm_heap_row_move(&h, 4, &fresh) == 102 && fresh && atomic_load(&h.n_dead) == dead - 1,
+	      "the end reused in a circle, the page begun again");
+	dbm_heap_release(&h);
+	CHECK(!h.loc, "released");
+}
+
 int main(void)
 {
 	RUN(tree_geometry);
@@ -616,6 +646,7 @@ int main(void)
 	RUN(sec_garbage_split);
 	RUN(sec_random_load);
 	RUN(heap_prune_room);
+	RUN(heap_rows_move);
 	RUN(flush_neighbors);
 	RUN(lru_batch);
 	RUN(dirty_and_flush_list);
