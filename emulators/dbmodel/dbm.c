@@ -32,6 +32,7 @@ const char *const dbm_model_names[] = { "innodb", "postgres", NULL };
 #define LRU_USER_SCAN 100       /* InnoDB: a user thread looks this far from the LRU tail for a clean page */
 #define COMMIT_REDO 40          /* innodb: undo-log header state + trx commit; pg: commit record */
 #define WAIT_NS 10000000ULL     /* longest single wait before looking at the stop flag */
+#define BLOCKED_NS 10000000ULL  /* a thread that slept in an I/O or a wait is one that blocks this long (dbm_stmt_cpu()) */
 #define PG_WAL_SEG (16 * MIB)    /* PostgreSQL wal_segment_size default */
 /*
  * Redo of a split or merge of a secondary-index leaf, calibrated to MariaDB
@@ -574,7 +575,56 @@ static void stmt_burn(struct emu_worker *w, struct dbm *db, uint64_t cost)
  * (docs/oltp-tpcc.md, change 31); slept at any load, it left idle CPUs the
  * server kept busy at 4 threads. On one CPU there is never another idle
  * one: client and server take turns on it.
+ *
+ * And only by a worker that blocked in the last BLOCKED_NS (slept in an
+ * I/O or a wait: dbm_block_end()). At 2 threads the servers fall in two
+ * regimes (the quiet reference, docs/oltp-tpcc.md, change 42): threads that
+ * never block keep both CPUs 94-100 % busy and a transaction takes its CPU
+ * (in-pool point_select and read_only, and all of PostgreSQL's read_only,
+ * point_select and asynchronous commit, whose reads the page cache serves);
+ * threads that block at all, on an fsync a transaction or on one device
+ * read in twelve point selects, keep them 54-61 % busy and a transaction
+ * takes 1.6-1.8x its CPU. A buffered read or write that the page cache
+ * takes sleeps nowhere and leaves the worker where it was. With no more
+ * threads than CPUs a blocking worker pays the round trip after every
+ * statement, as each server thread and its client then take turns across
+ * CPUs that idle between them; with more, only while a CPU is idle.
+ * Before change 42 every worker paid it only while a CPU was idle: at
+ * 2 threads 1.22-1.39x the servers' TPS where they block, 0.49x at
+ * PostgreSQL's point_select where they do not.
  */
+static _Thread_local struct {
+	long nvcsw;             /* the thread's voluntary switches when the block began */
+	uint64_t until;         /* its round trips are a blocking thread's until then (ns) */
+} blocked;
+
+static long voluntary_switches(void)
+{
+	struct rusage ru;
+	return getrusage(RUSAGE_THREAD, &ru) ? 0 : ru.ru_nvcsw;
+}
+
+void dbm_block_begin(struct emu_worker *w, struct dbm *db)
+{
+	dbm_off_cpu(w, db, 1);
+	if (!w->background && db->rtt_ns)
+		blocked.nvcsw = voluntary_switches();
+}
+
+bool dbm_block_end(struct emu_worker *w, struct dbm *db)
+{
+	bool slept = !w->background && db->rtt_ns && voluntary_switches() != blocked.nvcsw;
+	if (slept)
+		blocked.until = emu_now() + BLOCKED_NS;
+	dbm_off_cpu(w, db, -1);
+	return slept;
+}
+
+bool dbm_blocks(void)
+{
+	return emu_now() < blocked.until;
+}
+
 void dbm_stmt_cpu(struct emu_worker *w, struct dbm *db, uint64_t extra_ns)
 {
 	static _Thread_local bool slack_set;
@@ -587,7 +637,8 @@ void dbm_stmt_cpu(struct emu_worker *w, struct dbm *db, uint64_t extra_ns)
 		stmt_mark = thread_cpu_ns();
 		extra_burnt = 0;
 	}
-	if (!db->rtt_ns || !dbm_cpu_left_idle(db, w->pt->threads))
+	if (!db->rtt_ns || !dbm_blocks() ||
+	    (w->pt->threads > db->cpuq.n && !dbm_cpu_left_idle(db, w->pt->threads)))
 		return;
 	if (!slack_set) {
 		prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);

@@ -110,8 +110,9 @@ extern const char *const dbm_model_names[];
 	  "microseconds of real CPU per page read into the pool, beyond the read itself, on the " \
 	  "reading thread (-1: calibrated default: 108 innodb, 0 postgres)" }, \
 	{ "client-rtt", OPT_DOUBLE, DBM_OPT(base, client_rtt), "50", \
-	  "microseconds per statement waited, not computed, while another CPU is idle: the " \
-	  "client's turn and the round trip, as idle CPUs wake up (0: none)" }, \
+	  "microseconds per statement waited, not computed, by a thread that slept in an I/O or a " \
+	  "wait in the last 10 ms, while another CPU is idle or the threads are no more than the " \
+	  "CPUs: the client's turn and the round trip, as idle CPUs wake up (0: none)" }, \
 	{ "io-capacity", OPT_UINT, DBM_OPT(base, io_capacity), "200", \
 	  "innodb_io_capacity: background flushing pages/s", .min = 100, .max = 100000000 }, \
 	{ "io-capacity-max", OPT_UINT, DBM_OPT(base, io_capacity_max), "2000", \
@@ -344,13 +345,25 @@ static inline bool dbm_cpu_left_idle(struct dbm *db, unsigned threads)
 	return (threads > off ? threads - off : 1) < db->cpuq.n;
 }
 
+/*
+ * Around an I/O or a wait of a foreground worker: off the CPU meanwhile
+ * (dbm_off_cpu()). dbm_block_end() returns whether the thread slept in it
+ * (a voluntary context switch: a device's read or flush, a wait, not a
+ * page-cache hit; never for a background thread or without a round trip),
+ * which puts the thread's round trips in the regime of one that blocks for
+ * a while (dbm_stmt_cpu()); dbm_blocks() says whether the caller is in it.
+ */
+void dbm_block_begin(struct emu_worker *w, struct dbm *db);
+bool dbm_block_end(struct emu_worker *w, struct dbm *db);
+bool dbm_blocks(void);
+
 /* emu_io() and cond_wait_ns() for the model's threads: off the CPU meanwhile. */
 static inline int64_t dbm_io_fd(struct emu_worker *w, struct dbm *db, int fd, unsigned cls,
 				unsigned op, void *buf, uint32_t len, uint64_t off)
 {
-	dbm_off_cpu(w, db, 1);
+	dbm_block_begin(w, db);
 	int64_t r = emu_io(w, cls, op, fd, buf, len, off);
-	dbm_off_cpu(w, db, -1);
+	dbm_block_end(w, db);
 	return r;
 }
 
@@ -363,9 +376,9 @@ static inline int64_t dbm_io(struct emu_worker *w, struct dbm *db, unsigned cls,
 static inline void dbm_wait(struct emu_worker *w, struct dbm *db, pthread_cond_t *cv,
 			    pthread_mutex_t *mx, uint64_t ns)
 {
-	dbm_off_cpu(w, db, 1);
+	dbm_block_begin(w, db);
 	cond_wait_ns(cv, mx, ns);
-	dbm_off_cpu(w, db, -1);
+	dbm_block_end(w, db);
 }
 
 /*

@@ -4,7 +4,8 @@
  * wrap of its tickets; waiters admitted in the order they came; a worker
  * told whether it waited. And the round trip's test of an idle CPU
  * (dbm_cpu_left_idle()): the workers not in an I/O, a wait or a round trip
- * against the CPUs.
+ * against the CPUs; and which threads pay a round trip at all: those that
+ * slept in an I/O or a wait lately (dbm_block_end(), dbm_blocks()).
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -165,11 +166,38 @@ static void idle_cpu_beside(void)
 	CHECK(!dbm_cpu_left_idle(&db, 1), "one worker on one CPU: none idle");
 }
 
+static void blocked_lately(void)
+{
+	struct emu_worker w = { 0 }, bg = { .background = true };
+	const struct timespec ms2 = { 0, 2000000 }, ms12 = { 0, 12000000 };
+
+	db.rtt_ns = 50000;
+	atomic_store(&db.off_cpu, 0);
+	dbm_block_begin(&w, &db);
+	CHECK(atomic_load(&db.off_cpu) == 1, "in the block: off the CPU");
+	CHECK(!dbm_block_end(&w, &db) && !dbm_blocks(), "nothing slept in it: not blocked");
+	CHECK(atomic_load(&db.off_cpu) == 0, "back on the CPU");
+	dbm_block_begin(&w, &db);
+	nanosleep(&ms2, NULL);
+	CHECK(dbm_block_end(&w, &db) && dbm_blocks(), "slept 2 ms in it: blocked");
+	nanosleep(&ms12, NULL);         /* outside a block: it does not renew */
+	CHECK(!dbm_blocks(), "12 ms later: not blocked any more");
+	dbm_block_begin(&bg, &db);
+	nanosleep(&ms2, NULL);
+	CHECK(!dbm_block_end(&bg, &db) && !dbm_blocks(), "a background thread's sleep: not the regime");
+	db.rtt_ns = 0;
+	dbm_block_begin(&w, &db);
+	nanosleep(&ms2, NULL);
+	CHECK(!dbm_block_end(&w, &db), "no round trip to pay: not counted");
+	CHECK(atomic_load(&db.off_cpu) == 0, "every block left: %u off the CPU", atomic_load(&db.off_cpu));
+}
+
 int main(void)
 {
 	RUN(at_most_n_inside);
 	RUN(first_come_first_served);
 	RUN(waker_ahead_of_the_queue);
 	RUN(idle_cpu_beside);
+	RUN(blocked_lately);
 	return check_done();
 }
