@@ -586,9 +586,10 @@ static void stmt_burn(struct emu_worker *w, struct dbm *db, uint64_t cost)
  * read in twelve point selects, keep them 54-61 % busy and a transaction
  * takes 1.6-1.8x its CPU. A buffered read or write that the page cache
  * takes sleeps nowhere and leaves the worker where it was. With no more
- * threads than CPUs a blocking worker pays the round trip after every
- * statement, as each server thread and its client then take turns across
- * CPUs that idle between them; with more, only while a CPU is idle.
+ * threads than CPUs (and more than one CPU) a blocking worker pays the
+ * round trip after every statement, as each server thread and its client
+ * then take turns across CPUs that idle between them; with more, only
+ * while a CPU is idle.
  * Before change 42 every worker paid it only while a CPU was idle: at
  * 2 threads 1.22-1.39x the servers' TPS where they block, 0.49x at
  * PostgreSQL's point_select where they do not.
@@ -637,8 +638,8 @@ void dbm_stmt_cpu(struct emu_worker *w, struct dbm *db, uint64_t extra_ns)
 		stmt_mark = thread_cpu_ns();
 		extra_burnt = 0;
 	}
-	if (!db->rtt_ns || !dbm_blocks() ||
-	    (w->pt->threads > db->cpuq.n && !dbm_cpu_left_idle(db, w->pt->threads)))
+	bool every = db->cpuq.n > 1 && w->pt->threads <= db->cpuq.n;
+	if (!db->rtt_ns || !dbm_blocks() || (!every && !dbm_cpu_left_idle(db, w->pt->threads)))
 		return;
 	if (!slack_set) {
 		prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);

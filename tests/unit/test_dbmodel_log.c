@@ -701,39 +701,66 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* A statement's round trip is slept while a CPU stands idle (fewer workers on
-   a CPU than CPUs: the others in an I/O, a wait or a round trip), and skipped
-   while every CPU has a worker on it (the turns are the round trip). */
+/* The worker sleeps in a wait of 1 ms: from then on it is a thread that blocks. */
+static void block_once(struct emu_worker *w, struct dbm *db)
+{
+	const struct timespec ms1 = { 0, 1000000 };
+	dbm_block_begin(w, db);
+	nanosleep(&ms1, NULL);
+	dbm_block_end(w, db);
+}
+
+/* One statement at @threads with @off workers off the CPU, after a block
+   of the worker's or not: how long it took, in seconds. */
+static double stmt_took(struct harness *h, unsigned threads, unsigned off, bool blocked)
+{
+	struct emu_worker *w = &h->w[0].pub;
+	h->pt.threads = threads;
+	if (blocked)
+		block_once(w, &h->db);
+	atomic_store(&h->db.off_cpu, off);
+	double t0 = now_s();
+	dbm_stmt(w, &h->db);
+	double took = now_s() - t0;
+	CHECK(atomic_load(&h->db.off_cpu) == off, "the sleeper back on the CPU: %u off, not %u",
+	      atomic_load(&h->db.off_cpu), off);
+	atomic_store(&h->db.off_cpu, 0);
+	return took;
+}
+
+/*
+ * A statement's round trip is slept only by a thread that blocks (it slept
+ * in an I/O or a wait lately), and then while a CPU stands idle (fewer
+ * workers on a CPU than CPUs: the others in an I/O, a wait or a round
+ * trip), or after every statement with no more threads than CPUs; never
+ * on one CPU, where client and server take turns.
+ */
 static void round_trip_when_busy(void)
 {
 	struct harness *h = harness_new(DBM_INNODB, 8 << 20, 0);
 
 	if (!h)
 		return;
-	struct emu_worker *w = &h->w[0].pub;
 	unsigned cpus = h->db.cpuq.n;
 	h->db.cpu_ns = 0;
 	h->db.rtt_ns = 300000000;       /* 300 ms */
-	h->pt.threads = cpus + 1;       /* one more worker than CPUs */
-	atomic_store(&h->db.off_cpu, cpus);     /* all others off the CPU: cpus - 1 idle */
-	double t0 = now_s();
-	dbm_stmt(w, &h->db);
-	double idle = now_s() - t0;
-	CHECK(atomic_load(&h->db.off_cpu) == cpus, "the sleeper back on the CPU: %u off",
-	      atomic_load(&h->db.off_cpu));
-	atomic_store(&h->db.off_cpu, 1);        /* one off: a worker on every CPU */
-	t0 = now_s();
-	dbm_stmt(w, &h->db);
-	double busy = now_s() - t0;
-	atomic_store(&h->db.off_cpu, 0);
+	double idle_unblocked = stmt_took(h, cpus + 1, cpus, false);
+	double idle = stmt_took(h, cpus + 1, cpus, true);
+	double busy = stmt_took(h, cpus + 1, 1, true);
+	double few = stmt_took(h, cpus, 0, true);
 	h->pt.threads = NW;
-	if (cpus > 1)
+	CHECK(idle_unblocked < 0.15, "a CPU idle, the worker never blocked: no sleep, %.3f s",
+	      idle_unblocked);
+	if (cpus > 1) {
 		CHECK(idle >= 0.3, "a CPU idle (%u workers, %u off): the round trip slept, %.3f s",
 		      cpus + 1, cpus, idle);
-	else
-		CHECK(idle < 0.15, "one CPU: never another idle, no sleep, %.3f s", idle);
+		CHECK(few >= 0.3, "%u workers on %u CPUs, none off: the round trip slept, %.3f s",
+		      cpus, cpus, few);
+	} else {
+		CHECK(idle < 0.15 && few < 0.15, "one CPU: never a sleep, %.3f and %.3f s", idle, few);
+	}
 	CHECK(busy < 0.15, "a worker on every CPU: no sleep, %.3f s", busy);
-	CHECK(sum(h, DBM_C_STMTS) == 2, "two statements counted");
+	CHECK(sum(h, DBM_C_STMTS) == 4, "four statements counted");
 	harness_release(h);
 	free(h);
 }
