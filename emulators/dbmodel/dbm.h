@@ -112,7 +112,7 @@ extern const char *const dbm_model_names[];
 	{ "client-rtt", OPT_DOUBLE, DBM_OPT(base, client_rtt), "50", \
 	  "microseconds per statement waited, not computed, by a thread that slept in an I/O or a " \
 	  "wait in the last 10 ms, while another CPU is idle or the threads are no more than the " \
-	  "CPUs: the client's turn and the round trip, as idle CPUs wake up (0: none)" }, \
+	  "CPUs (two or more): the client's turn and the round trip, as idle CPUs wake up (0: none)" }, \
 	{ "io-capacity", OPT_UINT, DBM_OPT(base, io_capacity), "200", \
 	  "innodb_io_capacity: background flushing pages/s", .min = 100, .max = 100000000 }, \
 	{ "io-capacity-max", OPT_UINT, DBM_OPT(base, io_capacity_max), "2000", \
