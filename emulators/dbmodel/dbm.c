@@ -651,6 +651,7 @@ void dbm_stmt_cpu(struct emu_worker *w, struct dbm *db, uint64_t extra_ns)
 	dbm_off_cpu(w, db, 1);
 	clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
 	dbm_off_cpu(w, db, -1);
+	blocked.until += db->rtt_ns;    /* the window is the thread's time outside its round trips */
 }
 
 /* The pool's clock (midpoint insertion's innodb_old_blocks_time). */
