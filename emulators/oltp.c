@@ -36,7 +36,12 @@
  * --warmup-points N runs the first N sweep points as read_write whatever
  * --mode says, so that a sweep can start as a SysBench user starts one: a
  * read_write warm-up of the server, then the measured script on the same
- * (warm) buffer pool.
+ * (warm) buffer pool. --warmup-txns ends that warm-up after the server's
+ * count of transactions rather than after --time: what the next point meets
+ * (the pool, the purge backlog, the changes autovacuum counts toward its
+ * thresholds) follows the work done, and a model a few per cent slower than
+ * the server at the warm-up's threads would otherwise start the point short
+ * of a threshold the server had passed.
  *
  * Redo bytes per change are calibrated against MariaDB 10.11 on this class
  * of machine (Innodb_lsn_current per transaction, purge included; see
@@ -47,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "appio/result.h"
 #include "appio/xalloc.h"
 #include "sysbench/db_mix.h"
 #include "dbmodel/dbm.h"
@@ -63,7 +69,7 @@ struct oltp_opts {
 	struct dbm_opts db;
 	int mode;
 	uint64_t tables, table_size;
-	uint64_t warmup_points;
+	uint64_t warmup_points, warmup_txns;
 	double cpu_per_row, cpu_per_write;      /* microseconds; -1: the model's default */
 	struct db_mix mix;              /* as `appio db run`'s */
 };
@@ -137,6 +143,7 @@ struct oltp_run {
 	unsigned nplan, nwarm;
 	struct oltp_plan plan[G_N], warm[G_N];
 	uint64_t warmup_points;         /* sweep points that run read_write first */
+	uint64_t warmup_txns;           /* >0: they end after this many transactions in all */
 	uint64_t row_ns, write_ns;      /* CPU per extra row a range examines, per row change */
 	_Atomic uint64_t points_done;
 	struct dbm_locks locks;         /* rows changed by running transactions */
@@ -164,6 +171,10 @@ static const struct opt_def oltp_opt_table[] = {
 	  "the first N sweep points run read_write whatever --mode says: the warm-up a SysBench "
 	  "user runs on the server before measuring (the pool stays warm across points)",
 	  .max = 1024 },
+	{ "warmup-txns", OPT_UINT, O(warmup_txns), "0",
+	  "the --warmup-points end after N transactions in all (shared evenly among them) "
+	  "instead of --time: a warm-up of the same work as a server's, whatever the model's "
+	  "rate (0: --time)", .max = UINT32_MAX },
 	{ "cpu-per-row", OPT_DOUBLE, O(cpu_per_row), "-1",
 	  "microseconds of real CPU per row a range SELECT examines beyond the first, on top of "
 	  "--cpu-per-stmt (-1: calibrated default: 0.9 innodb, 2.6 postgres; 0 with --cpu-per-stmt "
@@ -303,6 +314,7 @@ static void plan(struct oltp_run *r, const struct oltp_opts *o)
 	r->trx = o->mode != M_POINT_SELECT && !o->mix.skip_trx;
 	r->warm_trx = !o->mix.skip_trx;
 	r->warmup_points = o->warmup_points;
+	r->warmup_txns = o->warmup_txns;
 }
 
 static void oltp_teardown(struct emu_run *run);
@@ -395,6 +407,12 @@ static int oltp_setup(struct emu_run *run, char *err, size_t errlen)
 	if (o->mix.range_size > o->table_size) {
 		snprintf(err, errlen, "--range-size: %llu is larger than --table-size %llu",
 			 (unsigned long long)o->mix.range_size, (unsigned long long)o->table_size);
+		return -EINVAL;
+	}
+	if (o->warmup_txns && !o->warmup_points) {
+		snprintf(err, errlen, "--warmup-txns: %llu transactions but no --warmup-points to "
+			 "run them (expected --warmup-points N with N >= 1)",
+			 (unsigned long long)o->warmup_txns);
 		return -EINVAL;
 	}
 	if (o->tables * o->table_size > MAX_ROWS) {
@@ -829,13 +847,29 @@ static void oltp_info(struct emu_run *run)
 	emu_info(run, "oltp.cpu_per_write_us", val);
 }
 
-/* Counts the points, for --warmup-points. */
+/* --warmup-txns: warm-up point @idx's share of the transactions. */
+static uint64_t oltp_point_events(const struct emu_run *run, unsigned idx)
+{
+	const struct oltp_run *r = run->priv;
+
+	if (!r->warmup_txns || idx >= r->warmup_points)
+		return 0;
+	uint64_t n = r->warmup_txns / r->warmup_points + (idx < r->warmup_txns % r->warmup_points);
+	return n ? n : 1;       /* 0 would hand the point back to --time */
+}
+
+/*
+ * Counts the points, for --warmup-points. A warm-up point that --warmup-txns
+ * bounded took its own time, not --time: autovacuum's visits keep their
+ * place relative to the points that follow, as on the server.
+ */
 static void oltp_point_end(struct emu_run *run, const struct point_result *p)
 {
 	struct oltp_run *r = run->priv;
+	uint64_t idx = atomic_fetch_add(&r->points_done, 1);
 
-	(void)p;
-	atomic_fetch_add(&r->points_done, 1);
+	if (r->warmup_txns && idx < r->warmup_points && run->time_ns)
+		dbm_vac_shift(&r->db, (int64_t)(p->time_s * 1e9) - (int64_t)run->time_ns);
 }
 
 const struct emu_ops emu_oltp = {
@@ -856,6 +890,7 @@ const struct emu_ops emu_oltp = {
 	.step = oltp_step,
 	.worker_fini = oltp_worker_fini,
 	.bg_step = oltp_bg_step,
+	.point_events = oltp_point_events,
 	.point_end = oltp_point_end,
 	.info = oltp_info,
 	.teardown = oltp_teardown,

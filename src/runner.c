@@ -351,7 +351,7 @@ static unsigned start_workers(struct point_ctx *pc, struct worker *w)
 }
 
 /* Set the point's clock and release the workers together. */
-static void open_gate(struct point_ctx *pc)
+static void open_gate(struct point_ctx *pc, bool own_events)
 {
 	const struct run_config *cfg = pc->cfg;
 	uint64_t at = mpi_run_start_at();       /* under MPI: every rank at once */
@@ -361,7 +361,9 @@ static void open_gate(struct point_ctx *pc)
 	pthread_mutex_lock(&pc->gate_lock);
 	pc->t_start = emu_now();
 	pc->t_measure = pc->t_start + cfg->ramp_ns;
-	atomic_store(&pc->t_end, atomic_load(&pc->failed) ? pc->t_start : pc->t_measure + cfg->time_ns);
+	/* a point the emulator bounds by its own count has no time limit */
+	uint64_t end = own_events ? UINT64_MAX : pc->t_measure + cfg->time_ns;
+	atomic_store(&pc->t_end, atomic_load(&pc->failed) ? pc->t_start : end);
 	pc->gate_go = true;
 	pthread_cond_broadcast(&pc->gate_cv);
 	pthread_mutex_unlock(&pc->gate_lock);
@@ -388,6 +390,10 @@ static int run_point(const struct run_config *cfg, struct emu_run *er, unsigned 
 
 	if (er->qd && !cfg->qd_given)
 		pt.qd = er->qd;
+	pc.max_events = er->ops->point_events ? er->ops->point_events(er, idx) : 0;
+	bool own_events = pc.max_events != 0;
+	if (!own_events)
+		pc.max_events = cfg->events;
 	pc.ncls = count_names(run_classes(er));
 	pc.ncounters = count_names(run_counters(er));
 	/* a worker's arrays hold this many (an emulator's mistake, not the user's) */
@@ -401,7 +407,7 @@ static int run_point(const struct run_config *cfg, struct emu_run *er, unsigned 
 	unsigned n = start_workers(&pc, w);
 	if (!cfg->ramp_ns)      /* else supervise() reads them when the ramp ends */
 		read_dev_stats(cfg->target, &dev0);
-	open_gate(&pc);
+	open_gate(&pc, own_events);
 	double cpu0 = process_cpu();
 
 	bool interrupted = supervise(&pc, w, n, &s, idx, cfg->npoints, &dev0);
@@ -464,7 +470,7 @@ int runner_run(const struct run_config *cfg, struct result *res, char *err, size
 		.ops = emu, .opts = cfg->emu_opts, .target = cfg->target,
 		.target_spec = cfg->target_spec, .seed = cfg->seed,
 		.preset = cfg->preset, .max_io = 64 * 1024, .writes = emu->flags & EMU_WRITES,
-		.force = cfg->force, .rate = cfg->rate,
+		.force = cfg->force, .rate = cfg->rate, .time_ns = cfg->time_ns,
 		.result = res, .stop = cfg->interrupted ? cfg->interrupted : &(volatile sig_atomic_t){ 0 },
 	};
 	int rc = 0;

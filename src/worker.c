@@ -561,13 +561,14 @@ static int loop_sched(struct worker *w)
 }
 
 /*
- * --events: is the point's work spent? One relaxed add per measured step,
- * shared by the foreground workers, so that exactly cfg->events steps begin
- * in the measured time (steps of the warm-up do not count).
+ * --events (or the emulator's point_events()): is the point's work spent?
+ * One relaxed add per measured step, shared by the foreground workers, so
+ * that exactly max_events steps begin in the measured time (steps of the
+ * warm-up do not count).
  */
 static bool events_spent(struct worker *w, uint64_t now)
 {
-	uint64_t limit = w->pc->cfg->events;
+	uint64_t limit = w->pc->max_events;
 
 	return limit && !w->pub.background && now >= w->t_measure &&
 	       atomic_fetch_add_explicit(&w->pc->events, 1, memory_order_relaxed) >= limit;

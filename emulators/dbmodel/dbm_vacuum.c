@@ -95,6 +95,12 @@ void dbm_vac_begin(struct dbm *db)
 	db->vac->next_ns = emu_now() + FIRST_VISIT_NS;
 }
 
+void dbm_vac_shift(struct dbm *db, int64_t ns)
+{
+	if (db->vac)
+		db->vac->next_ns += (uint64_t)ns;       /* two's complement: a negative shift subtracts */
+}
+
 void dbm_vac_visit_now(struct dbm *db)
 {
 	db->vac->next_ns = emu_now();

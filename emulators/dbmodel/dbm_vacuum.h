@@ -8,7 +8,10 @@
  * minute. With the three a throwaway server tracks (template1, postgres and
  * the benchmark's), PostgreSQL 15.18 started the worker on the benchmark's
  * 40 s after the server was ready (twice, 4 x 100,000 and 8 x 250,000
- * rows), then every 60 s. The worker takes the tables in order and, per
+ * rows), then every 60 s. A warm-up that ends on the server's count of
+ * transactions rather than its time (oltp --warmup-txns) moves the visits by
+ * the difference, so that they fall where the server's did in the points
+ * after it. The worker takes the tables in order and, per
  * table:
  *   VACUUM   when its dead tuples (n_dead_tup: those neither pruned nor
  *            vacuumed yet) pass autovacuum_vacuum_threshold 50 + 0.2 x
@@ -88,6 +91,14 @@ int dbm_vac_add(struct dbm *db, const struct dbm_vac_table *t);
 
 /* dbm_start(): the launcher's clock starts now (the server's start). */
 void dbm_vac_begin(struct dbm *db);
+
+/*
+ * Between points: the launcher's next visit moves by @ns. A warm-up bounded
+ * by the server's count of transactions took @ns longer (< 0: shorter) than
+ * the server's did, and the visits keep their place after it, where the
+ * server's fell. No-op without autovacuum.
+ */
+void dbm_vac_shift(struct dbm *db, int64_t ns);
 
 /*
  * The autovacuum worker's round: past the visit time, a cost-limited piece of

@@ -162,6 +162,7 @@ struct emu_run {
 	const char *const *counters;
 	uint64_t expect_ns;     /* set by setup(), optional: how long a point will last when
 				   it ends before --time (a trace's span), for the progress line */
+	uint64_t time_ns;       /* --time: a point's measured time (0: no limit) */
 	uint64_t rate;          /* --rate: units of work (or I/Os) a second the core starts, 0:
 				   closed loop; for setup() to refuse what cannot run open loop */
 	bool force;             /* the run's --force, for emulators that open more targets
@@ -310,6 +311,14 @@ struct emu_ops {
 	 * more work), or -errno to stop the run (message via emu_fail()).
 	 */
 	int (*step)(struct emu_worker *w);
+
+	/*
+	 * Optional, transactional. The units of work (step() calls) that end
+	 * point @idx, or 0 to leave it to --events and --time. A point given a
+	 * count here has no time limit (Ctrl-C and a failure still end it): a
+	 * warm-up of the same work as another run's, whatever this run's rate.
+	 */
+	uint64_t (*point_events)(const struct emu_run *run, unsigned idx);
 
 	/*
 	 * Optional: one round of background work (see emu_run.bg_workers). Same

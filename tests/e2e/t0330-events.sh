@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # --events: a point ends after a count of units of work (sysbench's --events),
 # shared by its threads, counted in the measured time only; --time still ends
-# it first when given; emulators that issue bare I/Os refuse it.
+# it first when given; emulators that issue bare I/Os refuse it. oltp's
+# --warmup-txns bounds its warm-up points the same way, without a time limit.
 . tests/e2e/lib.sh
 cd "$T" || exit 1
 
@@ -33,6 +34,25 @@ expect_exit 0 "--time ends a point first when given" -- "$APPIO" run oltp --targ
 	--table-size 2000 --threads 1 --events 100000000 --time 1 --json t.json
 jq_check "  1 s, fewer transactions than asked" t.json \
 	'.points[0] | .time_s >= 0.99 and .time_s < 1.5 and .classes.txn.ops < 100000000'
+
+# --warmup-txns: the warm-up points end on the server's count of work, past
+# --time when the model is slower (here held at 200 TPS by --rate).
+expect_exit 0 "oltp --warmup-txns 300 over 2 warm-up points at 200 TPS, --time 1" -- \
+	"$APPIO" run oltp --target o.dat --size 256M --table-size 2000 --threads 2,2,2 \
+	--warmup-points 2 --warmup-txns 300 --rate 200 --time 1 --json w.json
+jq_check "  the warm-up points 150 transactions each, 0.75 s each at that rate" w.json \
+	'[.points[0:2][] | .classes.txn.ops == 150 and .time_s > 0.6 and .time_s < 0.95] | all'
+jq_check "  the measured point bounded by --time as before" w.json \
+	'.points[2] | .time_s >= 0.99 and .time_s < 1.5 and .classes.txn.ops > 150'
+expect_exit 0 "oltp --warmup-txns 150 at 100 TPS: the warm-up outlasts --time 1" -- \
+	"$APPIO" run oltp --target o.dat --size 256M --table-size 2000 --threads 2,2 \
+	--warmup-points 1 --warmup-txns 150 --rate 100 --time 1 --json l.json
+jq_check "  150 transactions in about 1.5 s" l.json \
+	'.points[0] | .classes.txn.ops == 150 and .time_s > 1.3 and .time_s < 1.8'
+expect_exit 2 "--warmup-txns without --warmup-points" -- "$APPIO" run oltp --target o.dat \
+	--size 256M --table-size 2000 --warmup-txns 100 --time 1
+grep -q "^appio: --warmup-txns: 100 transactions but no --warmup-points" "$T/stderr" &&
+	ok "  in one line naming both options" || not_ok "  in one line: $(cat "$T/stderr")"
 
 expect_exit 2 "a profile of bare I/Os refuses --events" -- "$APPIO" run 4k-randread --target o.dat --events 10
 grep -q "^appio: --events: '4k-randread' issues I/Os, not units of work; use --time" "$T/stderr" &&

@@ -590,7 +590,8 @@ static void cleaner_waits_after_lru(void)
  * pruned (room again) and dirtied, those in the ring written by the worker;
  * a run of 32 or more all-visible pages skipped; an index pass, as more than
  * 2% of the pages had dead items. A table below its thresholds is left
- * alone, and so is the vacuumed one at the next visit.
+ * alone, and so is the vacuumed one at the next visit. A visit moved by a
+ * longer warm-up (dbm_vac_shift()) waits as long.
  */
 static void pg_autovacuum(void)
 {
@@ -618,7 +619,12 @@ static void pg_autovacuum(void)
 	for (uint64_t p = 0; p < 10; p++)
 		CHECK(dbm_page(w, db, p, 0, 0) == 0, "page %llu in the pool", (unsigned long long)p);
 	uint64_t reads0 = sum(h, DBM_C_READS), wal0 = sum(h, DBM_C_LOG_BYTES);
+	/* a warm-up that ran 10 s longer than the server's moves the visit due now by as much */
 	dbm_vac_visit_now(db);
+	dbm_vac_shift(db, 10000000000LL);
+	CHECK(dbm_vac_step(w, db) == 0 && !dbm_vac_busy(db), "the visit moved 10 s later waits");
+	dbm_vac_shift(db, -10000000000LL);
+	CHECK(dbm_vac_step(w, db) == 0 && dbm_vac_busy(db), "moved back, it begins");
 	for (unsigned i = 0; i < 10000 && (i == 0 || dbm_vac_busy(db)); i++)
 		CHECK(dbm_vac_step(w, db) == 0, "vacuum step");
 	uint64_t reads = sum(h, DBM_C_READS) - reads0;
