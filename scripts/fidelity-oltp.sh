@@ -28,7 +28,9 @@
 # differences are written to REF/NAME.json. Then 'appio run oltp' with the
 # same tables, pool, log size, flush setting and mode, --threads
 # 8,8,T1,T2.. --warmup-points 2: the same sequence, the pool kept warm from
-# point to point (PostgreSQL with --direct 0: it does buffered I/O).
+# point to point (PostgreSQL with --direct 0: it does buffered I/O). Its
+# warm-up runs as many transactions as the server's did (--warmup-txns, from
+# REF/NAME.json), so that both start the points from the same work done.
 #
 # The report: one table per engine, each cell real/emulated (ratio
 # emulated/real) per configuration and thread count: pages read, pages
@@ -192,7 +194,7 @@ real() {
 # emulated NAME KIND TABLES ROWS POOL REDO MODE THREADS FLUSH: EMU_DIR/NAME.jsonl
 emulated() {
 	local name=$1 kind=$2 tables=$3 rows=$4 pool=$5 redo=$6 mode=$7 threads=$8 flush=$9
-	local model=innodb extra=() mb warm=""
+	local model=innodb extra=() mb warm="" warm_txns
 	mb=$((256 + tables * rows * 300 / 1048576 + $(numfmt --from=iec "$redo") / 1048576))
 	if [ "$kind" = postgres ]; then
 		# PostgreSQL 15 reads and writes through the OS page cache: so does the emulator
@@ -202,6 +204,10 @@ emulated() {
 		extra=(--flush-log-at-commit "$flush")
 	fi
 	for _ in $(seq "$WARMUP_POINTS"); do warm+="$WARMUP_THREADS,"; done
+	# the server's warm-up: the same work, whatever the model's rate
+	warm_txns=0
+	[ "$WARMUP_POINTS" = 0 ] || warm_txns=$(jq -r '.warmup.run.txns // 0' "$REF/$name.json") ||
+		die "$name: cannot read '$REF/$name.json'"
 	rm -f "$DIR/emu.dat"
 	# lay the file out first and let the page cache drain, so that the first
 	# fsync of the measured run does not write back the layout
@@ -212,7 +218,7 @@ emulated() {
 		# shellcheck disable=SC2086
 		"$APPIO" run oltp --target "$DIR/emu.dat" --size "${mb}M" --engine-model $model --buffer-pool "$pool" \
 			--log-size "$redo" --mode "$mode" "${extra[@]}" --tables "$tables" --table-size "$rows" \
-			--threads "$warm$threads" --warmup-points "$WARMUP_POINTS" --time "$TIME" \
+			--threads "$warm$threads" --warmup-points "$WARMUP_POINTS" --warmup-txns "$warm_txns" --time "$TIME" \
 			--cpu-scale "$1" ${EMU_ARGS:-} \
 			--json "$DIR/emu.json" >/dev/null || return 1
 		# cum: the counters from the run's start (warm-up included) to the point's end
