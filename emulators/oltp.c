@@ -852,10 +852,7 @@ static uint64_t oltp_point_events(const struct emu_run *run, unsigned idx)
 {
 	const struct oltp_run *r = run->priv;
 
-	if (!r->warmup_txns || idx >= r->warmup_points)
-		return 0;
-	uint64_t n = r->warmup_txns / r->warmup_points + (idx < r->warmup_txns % r->warmup_points);
-	return n ? n : 1;       /* 0 would hand the point back to --time */
+	return dbm_warmup_events(r->warmup_txns, r->warmup_points, idx);
 }
 
 /*

@@ -38,6 +38,8 @@
  *   Stock-Level (4%) district, the lines of its last 20 orders (~200), stock
  *                    of each line's item.
  * No keying or think time unless --keying-think (clause 5.2.5).
+ * --warmup-points N with --warmup-txns ends the first N points (a warm-up)
+ * after a count of transactions, a server's, rather than after --time.
  *
  * --mix sysbench-tpcc follows Percona-Lab's sysbench-tpcc instead, as
  * 'appio db run tpcc' runs it: 10/10/1/1/1 of 23, a warehouse drawn per
@@ -75,6 +77,7 @@ struct tpcc_opts {
 	bool keying_think;
 	int mix;                        /* enum tpcc_mix */
 	double cpu_per_row;             /* microseconds; -1: the model's default */
+	uint64_t warmup_points, warmup_txns;
 };
 
 static const char *const mix_names[] = { "spec", "sysbench-tpcc", NULL };
@@ -148,6 +151,7 @@ struct tpcc_run {
 	uint64_t row_ns;                /* CPU per extra row examined */
 	char cpu_how[160];              /* where the CPU costs came from, for the result */
 	unsigned npoints;               /* points ended, for their tpmC keys */
+	uint64_t warmup_points, warmup_txns;    /* --warmup-txns over the first points */
 };
 
 struct tpcc_worker {
@@ -177,6 +181,14 @@ static const struct opt_def tpcc_opt_table[] = {
 	  "microseconds of CPU per row a statement examines beyond the first (joins, ranges, sorts; "
 	  "-1: calibrated default, 3.2 innodb, 14 postgres; with --cpu-per-stmt -1 TPC-C's own "
 	  "statement cost too, 53 innodb, 100 postgres)" },
+	{ "warmup-points", OPT_UINT, O(warmup_points), "0",
+	  "the first N sweep points are the warm-up a user runs before measuring (the same mix; "
+	  "the pool stays warm across points); with --warmup-txns they end on a count",
+	  .max = 1024 },
+	{ "warmup-txns", OPT_UINT, O(warmup_txns), "0",
+	  "the --warmup-points end after N transactions in all (shared evenly among them) "
+	  "instead of --time: a warm-up of the same work as a server's, whatever the model's "
+	  "rate (0: --time)", .max = UINT32_MAX },
 	OPT_END,
 };
 #undef O
@@ -321,8 +333,16 @@ static int tpcc_setup(struct emu_run *run, char *err, size_t errlen)
 		snprintf(err, errlen, "--rate: the terminals of --keying-think set their own pace; give one or the other");
 		rc = -EINVAL;
 	}
+	if (!rc && o->warmup_txns && !o->warmup_points) {
+		snprintf(err, errlen, "--warmup-txns: %llu transactions but no --warmup-points to "
+			 "run them (expected --warmup-points N with N >= 1)",
+			 (unsigned long long)o->warmup_txns);
+		rc = -EINVAL;
+	}
 	if (rc)
 		return rc;
+	r->warmup_points = o->warmup_points;
+	r->warmup_txns = o->warmup_txns;
 	r->w = (unsigned)o->warehouses;
 	r->cap = 3000 + o->order_growth;
 	r->think = o->keying_think;
@@ -789,6 +809,14 @@ static double tpmc(const struct point_result *p)
 	return p->time_s > 0 ? (double)committed / p->time_s * 60 : 0;
 }
 
+/* --warmup-txns: warm-up point @idx's share of the transactions. */
+static uint64_t tpcc_point_events(const struct emu_run *run, unsigned idx)
+{
+	const struct tpcc_run *r = run->priv;
+
+	return dbm_warmup_events(r->warmup_txns, r->warmup_points, idx);
+}
+
 static void tpcc_point_end(struct emu_run *run, const struct point_result *p)
 {
 	struct tpcc_run *r = run->priv;
@@ -833,6 +861,7 @@ const struct emu_ops emu_tpcc = {
 	.bg_step = tpcc_bg_step,
 	.teardown = tpcc_teardown,
 	.info = tpcc_info,
+	.point_events = tpcc_point_events,
 	.point_end = tpcc_point_end,
 	.summary = tpcc_summary,
 };

@@ -412,6 +412,14 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 	return 0;
 }
 
+uint64_t dbm_warmup_events(uint64_t txns, uint64_t points, unsigned idx)
+{
+	if (!txns || idx >= points)
+		return 0;
+	uint64_t n = txns / points + (idx < txns % points);
+	return n ? n : 1;       /* 0 would hand the point back to --time */
+}
+
 void dbm_info(const struct dbm *db, const struct dbm_opts *o, struct emu_run *run, const char *prefix)
 {
 	char key[64], val[600];

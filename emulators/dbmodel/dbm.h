@@ -297,6 +297,14 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
  */
 void dbm_info(const struct dbm *db, const struct dbm_opts *o, struct emu_run *run, const char *prefix);
 
+/*
+ * --warmup-txns over --warmup-points (oltp, tpcc): the transactions that end
+ * warm-up point @idx, shared evenly and at least one each; 0 for a point
+ * after the warm-up or without a count (--time ends it). An emulator's
+ * point_events().
+ */
+uint64_t dbm_warmup_events(uint64_t txns, uint64_t points, unsigned idx);
+
 /* Free the pool and destroy the locks. Safe after a failed or missing start. */
 void dbm_release(struct dbm *db);
 

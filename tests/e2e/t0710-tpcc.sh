@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The tpcc emulator on a small file: the mix of the five transactions (the
 # specification's and sysbench-tpcc's), tpmC = New-Orders per minute,
-# counters consistent, bad input refused.
+# counters consistent, a warm-up bounded by a count, bad input refused.
 . tests/e2e/lib.sh
 cd "$T"
 run() { "$APPIO" run tpcc --target f.dat --size 320M --warehouses 1 --order-growth 1000 "$@" >/dev/null 2>"$T/err" ||
@@ -55,6 +55,17 @@ check "--mix sysbench-tpcc on postgres, 4 threads" run --mix sysbench-tpcc --eng
 jq_check "... waits for the same row end in retries, never more of them than waits" sbpg.json \
 	'.points[0].counters | .lock_waits > 0 and .retries > 0 and .retries <= .lock_waits'
 jq_check "... InnoDB's never" sb.json '.points[0].counters.retries == 0'
+# --warmup-txns: the warm-up points end on a count of transactions (a
+# server's), here past --time 1 at 100 a second
+check "--warmup-points 1 --warmup-txns 150 at 100 TPS, --time 1" run --threads 2,2 \
+	--warmup-points 1 --warmup-txns 150 --rate 100 --time 1 --json wt.json
+jq_check "... the warm-up point 150 transactions in about 1.5 s, the next bounded by --time" wt.json \
+	'(.points[0] | .classes.txn.ops == 150 and .time_s > 1.3 and .time_s < 1.8) and
+	 (.points[1] | .time_s >= 0.99 and .time_s < 1.5)'
+expect_exit 2 "--warmup-txns without --warmup-points is refused" -- "$APPIO" run tpcc --target f.dat \
+	--size 320M --warehouses 1 --warmup-txns 10
+one_line_error "--warmup-txns alone: one line"
+grep -q -- "--warmup-points" "$T/stderr" && ok "... naming --warmup-points" || not_ok "message: $(cat "$T/stderr")"
 expect_exit 2 "--mix with an unknown value is refused" -- "$APPIO" run tpcc --target f.dat --mix tpcc
 one_line_error "--mix tpcc: one line"
 grep -q -- "--mix" "$T/stderr" && ok "... naming --mix" || not_ok "message: $(cat "$T/stderr")"

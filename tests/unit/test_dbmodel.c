@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dbmodel/dbm.h"
 #include "dbmodel/dbm_heap.h"
 #include "dbmodel/dbm_pool.h"
 #include "dbmodel/dbm_sec.h"
@@ -636,6 +637,17 @@ static void heap_rows_move(void)
 	CHECK(!h.loc, "released");
 }
 
+/* --warmup-txns over --warmup-points: shared evenly, the remainder first, at least one each. */
+static void warmup_events(void)
+{
+	CHECK(dbm_warmup_events(300, 2, 0) == 150 && dbm_warmup_events(300, 2, 1) == 150, "300 over 2");
+	CHECK(dbm_warmup_events(301, 2, 0) == 151 && dbm_warmup_events(301, 2, 1) == 150, "301 over 2");
+	CHECK(dbm_warmup_events(1, 3, 0) == 1 && dbm_warmup_events(1, 3, 2) == 1,
+	      "fewer than the points: one each, never 0 (which would mean --time)");
+	CHECK(dbm_warmup_events(300, 2, 2) == 0, "a measured point after the warm-up: --time");
+	CHECK(dbm_warmup_events(0, 2, 0) == 0, "no count: --time");
+}
+
 int main(void)
 {
 	RUN(tree_geometry);
@@ -652,5 +664,6 @@ int main(void)
 	RUN(dirty_and_flush_list);
 	RUN(nurand);
 	RUN(mix);
+	RUN(warmup_events);
 	return check_done();
 }
