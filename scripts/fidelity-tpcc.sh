@@ -29,7 +29,9 @@
 # with the same warehouses, pool and log size, --threads 8,8,T1,T2..: the
 # same sequence, the pool kept warm from point to point, the first
 # WARMUP_POINTS points left out (PostgreSQL with --direct 0: it does buffered
-# I/O).
+# I/O). Those warm-up points run as many transactions as the server's
+# warm-up did (--warmup-txns, from REF/NAME.json), so that both start the
+# measured points from the same work done.
 #
 # The report: per engine, each cell real/emulated (emulated/real) per
 # configuration and thread count: pages read, pages written, redo bytes,
@@ -202,13 +204,16 @@ real() {
 # emulated NAME KIND SCALE POOL REDO THREADS: EMU_DIR/NAME.jsonl
 emulated() {
 	local name=$1 kind=$2 scale=$3 pool=$4 redo=$5 threads=$6
-	local model=innodb extra=() mb warm=""
+	local model=innodb extra=() mb warm="" warm_txns=0
 	mb=$((320 + scale * 320 + $(numfmt --from=iec "$redo") / 1048576))
 	if [ "$kind" = postgres ]; then
 		model=postgres
 		extra=(--direct 0)
 	fi
 	for _ in $(seq "$WARMUP_POINTS"); do warm+="$WARMUP_THREADS,"; done
+	# the server's warm-up: the same work, whatever the model's rate
+	[ "$WARMUP_POINTS" = 0 ] || warm_txns=$(jq -r '.warmup.run.txns // 0' "$REF/$name.json") ||
+		die "$name: cannot read '$REF/$name.json'"
 	rm -f "$DIR/emu.dat"
 	"$APPIO" run 128k-seqread --target "$DIR/emu.dat" --size "${mb}M" --time 1 >/dev/null
 	sync
@@ -217,7 +222,8 @@ emulated() {
 		# shellcheck disable=SC2086
 		"$APPIO" run tpcc --target "$DIR/emu.dat" --size "${mb}M" --engine-model $model --buffer-pool "$pool" \
 			--log-size "$redo" --warehouses "$scale" --mix sysbench-tpcc "${extra[@]}" \
-			--threads "$warm$threads" --time "$TIME" --cpu-scale "$1" ${EMU_ARGS:-} \
+			--threads "$warm$threads" --warmup-points "$WARMUP_POINTS" --warmup-txns "$warm_txns" \
+			--time "$TIME" --cpu-scale "$1" ${EMU_ARGS:-} \
 			--json "$DIR/emu.json" >/dev/null || return 1
 		jq -c --argjson wp "$WARMUP_POINTS" --argjson s "$1" '.points[$wp:][] | {threads,
 			tps: .classes.txn.ops_per_s, cpu_s, scale: $s,
