@@ -171,10 +171,7 @@ static const struct opt_def oltp_opt_table[] = {
 	  "the first N sweep points run read_write whatever --mode says: the warm-up a SysBench "
 	  "user runs on the server before measuring (the pool stays warm across points)",
 	  .max = 1024 },
-	{ "warmup-txns", OPT_UINT, O(warmup_txns), "0",
-	  "the --warmup-points end after N transactions in all (shared evenly among them) "
-	  "instead of --time: a warm-up of the same work as a server's, whatever the model's "
-	  "rate (0: --time)", .max = UINT32_MAX },
+	{ "warmup-txns", OPT_UINT, O(warmup_txns), "0", DBM_WARMUP_TXNS_HELP, .max = UINT32_MAX },
 	{ "cpu-per-row", OPT_DOUBLE, O(cpu_per_row), "-1",
 	  "microseconds of real CPU per row a range SELECT examines beyond the first, on top of "
 	  "--cpu-per-stmt (-1: calibrated default: 0.9 innodb, 2.6 postgres; 0 with --cpu-per-stmt "
@@ -409,12 +406,8 @@ static int oltp_setup(struct emu_run *run, char *err, size_t errlen)
 			 (unsigned long long)o->mix.range_size, (unsigned long long)o->table_size);
 		return -EINVAL;
 	}
-	if (o->warmup_txns && !o->warmup_points) {
-		snprintf(err, errlen, "--warmup-txns: %llu transactions but no --warmup-points to "
-			 "run them (expected --warmup-points N with N >= 1)",
-			 (unsigned long long)o->warmup_txns);
-		return -EINVAL;
-	}
+	if ((rc = dbm_warmup_check(o->warmup_txns, o->warmup_points, err, errlen)) != 0)
+		return rc;
 	if (o->tables * o->table_size > MAX_ROWS) {
 		snprintf(err, errlen, "--tables x --table-size: %llu rows, more than the %llu the model tracks",
 			 (unsigned long long)(o->tables * o->table_size), (unsigned long long)MAX_ROWS);

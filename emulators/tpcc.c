@@ -185,10 +185,7 @@ static const struct opt_def tpcc_opt_table[] = {
 	  "the first N sweep points are the warm-up a user runs before measuring (the same mix; "
 	  "the pool stays warm across points); with --warmup-txns they end on a count",
 	  .max = 1024 },
-	{ "warmup-txns", OPT_UINT, O(warmup_txns), "0",
-	  "the --warmup-points end after N transactions in all (shared evenly among them) "
-	  "instead of --time: a warm-up of the same work as a server's, whatever the model's "
-	  "rate (0: --time)", .max = UINT32_MAX },
+	{ "warmup-txns", OPT_UINT, O(warmup_txns), "0", DBM_WARMUP_TXNS_HELP, .max = UINT32_MAX },
 	OPT_END,
 };
 #undef O
@@ -333,12 +330,8 @@ static int tpcc_setup(struct emu_run *run, char *err, size_t errlen)
 		snprintf(err, errlen, "--rate: the terminals of --keying-think set their own pace; give one or the other");
 		rc = -EINVAL;
 	}
-	if (!rc && o->warmup_txns && !o->warmup_points) {
-		snprintf(err, errlen, "--warmup-txns: %llu transactions but no --warmup-points to "
-			 "run them (expected --warmup-points N with N >= 1)",
-			 (unsigned long long)o->warmup_txns);
-		rc = -EINVAL;
-	}
+	if (!rc)
+		rc = dbm_warmup_check(o->warmup_txns, o->warmup_points, err, errlen);
 	if (rc)
 		return rc;
 	r->warmup_points = o->warmup_points;

@@ -420,6 +420,15 @@ uint64_t dbm_warmup_events(uint64_t txns, uint64_t points, unsigned idx)
 	return n ? n : 1;       /* 0 would hand the point back to --time */
 }
 
+int dbm_warmup_check(uint64_t txns, uint64_t points, char *err, size_t errlen)
+{
+	if (!txns || points)
+		return 0;
+	snprintf(err, errlen, "--warmup-txns: %llu transactions but no --warmup-points to run them "
+		 "(expected --warmup-points N with N >= 1)", (unsigned long long)txns);
+	return -EINVAL;
+}
+
 void dbm_info(const struct dbm *db, const struct dbm_opts *o, struct emu_run *run, const char *prefix)
 {
 	char key[64], val[600];

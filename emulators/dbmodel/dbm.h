@@ -305,6 +305,14 @@ void dbm_info(const struct dbm *db, const struct dbm_opts *o, struct emu_run *ru
  */
 uint64_t dbm_warmup_events(uint64_t txns, uint64_t points, unsigned idx);
 
+/* --warmup-txns needs warm-up points to bound: 0, or -EINVAL with one line in @err. */
+int dbm_warmup_check(uint64_t txns, uint64_t points, char *err, size_t errlen);
+
+#define DBM_WARMUP_TXNS_HELP                                                                   \
+	"the --warmup-points end after N transactions in all (shared evenly among them) "      \
+	"instead of --time: a warm-up of the same work as a server's, whatever the model's "  \
+	"rate (0: --time)"
+
 /* Free the pool and destroy the locks. Safe after a failed or missing start. */
 void dbm_release(struct dbm *db);
 
