@@ -40,15 +40,15 @@ jq_check "  1 s, fewer transactions than asked" t.json \
 expect_exit 0 "oltp --warmup-txns 300 over 2 warm-up points at 200 TPS, --time 1" -- \
 	"$APPIO" run oltp --target o.dat --size 256M --table-size 2000 --threads 2,2,2 \
 	--warmup-points 2 --warmup-txns 300 --rate 200 --time 1 --json w.json
-jq_check "  the warm-up points 150 transactions each, 0.75 s each at that rate" w.json \
-	'[.points[0:2][] | .classes.txn.ops == 150 and .time_s > 0.6 and .time_s < 0.95] | all'
+jq_check "  the warm-up points 150 transactions each, 0.75 s or more each at that rate" w.json \
+	'[.points[0:2][] | .classes.txn.ops == 150 and .time_s > 0.6] | all'
 jq_check "  the measured point bounded by --time as before" w.json \
 	'.points[2] | .time_s >= 0.99 and .time_s < 1.5 and .classes.txn.ops > 150'
 expect_exit 0 "oltp --warmup-txns 150 at 100 TPS: the warm-up outlasts --time 1" -- \
 	"$APPIO" run oltp --target o.dat --size 256M --table-size 2000 --threads 2,2 \
 	--warmup-points 1 --warmup-txns 150 --rate 100 --time 1 --json l.json
-jq_check "  150 transactions in about 1.5 s" l.json \
-	'.points[0] | .classes.txn.ops == 150 and .time_s > 1.3 and .time_s < 1.8'
+jq_check "  150 transactions in 1.5 s or more, past --time" l.json \
+	'.points[0] | .classes.txn.ops == 150 and .time_s > 1.3'
 expect_exit 2 "--warmup-txns without --warmup-points" -- "$APPIO" run oltp --target o.dat \
 	--size 256M --table-size 2000 --warmup-txns 100 --time 1
 grep -q "^appio: --warmup-txns: 100 transactions but no --warmup-points" "$T/stderr" &&

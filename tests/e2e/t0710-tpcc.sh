@@ -59,8 +59,9 @@ jq_check "... InnoDB's never" sb.json '.points[0].counters.retries == 0'
 # server's), here past --time 1 at 100 a second
 check "--warmup-points 1 --warmup-txns 150 at 100 TPS, --time 1" run --threads 2,2 \
 	--warmup-points 1 --warmup-txns 150 --rate 100 --time 1 --json wt.json
-jq_check "... the warm-up point 150 transactions in about 1.5 s, the next bounded by --time" wt.json \
-	'(.points[0] | .classes.txn.ops == 150 and .time_s > 1.3 and .time_s < 1.8) and
+# (at 100 a second or slower: a sanitizer build may not keep the rate)
+jq_check "... the warm-up point 150 transactions, past --time (1.5 s or more), the next bounded by it" wt.json \
+	'(.points[0] | .classes.txn.ops == 150 and .time_s > 1.3) and
 	 (.points[1] | .time_s >= 0.99 and .time_s < 1.5)'
 expect_exit 2 "--warmup-txns without --warmup-points is refused" -- "$APPIO" run tpcc --target f.dat \
 	--size 320M --warehouses 1 --warmup-txns 10
