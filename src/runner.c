@@ -78,20 +78,22 @@ static void progress(const struct point_ctx *pc, const struct series *s,
 	char lat[32], head[64];
 	uint64_t run_ns = pc->er->expect_ns && pc->er->expect_ns < cfg->time_ns ? pc->er->expect_ns :
 			  cfg->time_ns;
-	double total = (double)(cfg->ramp_ns + run_ns) / NSEC;
 	double el = (double)(now - pc->t_start) / NSEC;
+	char total[32] = "";    /* none for a point its count alone ends */
+	if (!pc->counted)
+		snprintf(total, sizeof(total), "/%.0f", (double)(cfg->ramp_ns + run_ns) / NSEC);
 	int n = snprintf(head, sizeof(head), "[%u/%u] %uT", idx + 1, npoints, pc->pt->threads);
 	if (!pc->er->ops->step)
 		snprintf(head + n, sizeof(head) - (size_t)n, "/%uQ", pc->pt->qd);
 
 	if (now < pc->t_measure + NSEC) {       /* no complete measured second yet */
-		fprintf(stderr, "\r\033[K%s  %.0f/%.0f s  %s", head, el, total,
+		fprintf(stderr, "\r\033[K%s  %.0f%s s  %s", head, el, total,
 			now < pc->t_measure ? "ramp" : "measuring");
 	} else {
 		struct sec_cls sum;
 		int64_t sec = (int64_t)((now - pc->t_measure) / NSEC) - 1;
 		series_second(s, sec, headline_index(pc->er), &sum);
-		fprintf(stderr, "\r\033[K%s  %.0f/%.0f s  %s %.0f  %.1f MB/s  mean %s", head,
+		fprintf(stderr, "\r\033[K%s  %.0f%s s  %s %.0f  %.1f MB/s  mean %s", head,
 			el, total, pc->er->headline ? "TPS" : "IOPS", (double)sum.ops,
 			(double)sum.bytes / 1e6,
 			fmt_ns(sum.ops ? (double)sum.sum_ns / (double)sum.ops : 0, lat, sizeof(lat)));
@@ -351,7 +353,7 @@ static unsigned start_workers(struct point_ctx *pc, struct worker *w)
 }
 
 /* Set the point's clock and release the workers together. */
-static void open_gate(struct point_ctx *pc, bool own_events)
+static void open_gate(struct point_ctx *pc)
 {
 	const struct run_config *cfg = pc->cfg;
 	uint64_t at = mpi_run_start_at();       /* under MPI: every rank at once */
@@ -361,8 +363,7 @@ static void open_gate(struct point_ctx *pc, bool own_events)
 	pthread_mutex_lock(&pc->gate_lock);
 	pc->t_start = emu_now();
 	pc->t_measure = pc->t_start + cfg->ramp_ns;
-	/* a point the emulator bounds by its own count has no time limit */
-	uint64_t end = own_events ? UINT64_MAX : pc->t_measure + cfg->time_ns;
+	uint64_t end = pc->counted ? UINT64_MAX : pc->t_measure + cfg->time_ns;
 	atomic_store(&pc->t_end, atomic_load(&pc->failed) ? pc->t_start : end);
 	pc->gate_go = true;
 	pthread_cond_broadcast(&pc->gate_cv);
@@ -390,9 +391,10 @@ static int run_point(const struct run_config *cfg, struct emu_run *er, unsigned 
 
 	if (er->qd && !cfg->qd_given)
 		pt.qd = er->qd;
+	/* a point the emulator bounds by its own count has no time limit */
 	pc.max_events = er->ops->point_events ? er->ops->point_events(er, idx) : 0;
-	bool own_events = pc.max_events != 0;
-	if (!own_events)
+	pc.counted = pc.max_events != 0;
+	if (!pc.max_events)
 		pc.max_events = cfg->events;
 	pc.ncls = count_names(run_classes(er));
 	pc.ncounters = count_names(run_counters(er));
@@ -407,7 +409,7 @@ static int run_point(const struct run_config *cfg, struct emu_run *er, unsigned 
 	unsigned n = start_workers(&pc, w);
 	if (!cfg->ramp_ns)      /* else supervise() reads them when the ramp ends */
 		read_dev_stats(cfg->target, &dev0);
-	open_gate(&pc, own_events);
+	open_gate(&pc);
 	double cpu0 = process_cpu();
 
 	bool interrupted = supervise(&pc, w, n, &s, idx, cfg->npoints, &dev0);

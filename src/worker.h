@@ -59,6 +59,7 @@ struct point_ctx {
 	atomic_int failed;              /* first failure wins the message */
 	atomic_uint fg_done;            /* foreground workers whose loop has ended */
 	uint64_t max_events;            /* cfg->events, or the emulator's own for this point */
+	bool counted;                   /* the emulator's count alone ends it: no time limit */
 	_Atomic uint64_t events;        /* measured steps begun (max_events) */
 	_Atomic uint64_t starts;        /* --rate on a step emulator: intended starts handed out */
 	char err[512];
