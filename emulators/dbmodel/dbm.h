@@ -139,7 +139,7 @@ enum dbm_counter {
 	DBM_C_LOG_FSYNCS, DBM_C_LOG_FLUSHES, DBM_C_DATA_FSYNCS, DBM_C_CKPTS, DBM_C_STALLS,
 	DBM_C_STALL_US, DBM_C_FREE_WAITS, DBM_C_SPLITS, DBM_C_MERGES, DBM_C_PURGED, DBM_C_CPU_US,
 	DBM_C_CPU_OVER_US, DBM_C_LRU_WRITTEN, DBM_C_UNDO_READS, DBM_C_UNDO_WRITTEN,
-	DBM_C_RSEG_WRITTEN, DBM_NCOUNTERS
+	DBM_C_RSEG_WRITTEN, DBM_C_WRITE_FIX_WAITS, DBM_C_PURGE_CPU_US, DBM_NCOUNTERS
 };
 #define DBM_COUNTER_NAMES \
 	"txns", "statements", "bp_read_requests", "bp_reads", "pages_created", "pages_dirtied", \
@@ -148,7 +148,7 @@ enum dbm_counter {
 	"log_fsyncs", "log_flushes", "data_fsyncs", "checkpoints", "log_stalls", \
 	"log_stall_us", "free_page_waits", "page_splits", "page_merges", "purge_records", \
 	"cpu_model_us", "cpu_over_us", "pages_lru_flushed", "undo_pages_read", \
-	"undo_pages_written", "rseg_pages_written"
+	"undo_pages_written", "rseg_pages_written", "write_fix_waits", "cpu_purge_us"
 
 /* dbm_page() flags. */
 enum dbm_page_flags {
@@ -218,7 +218,8 @@ struct dbm {
 	uint64_t log_capacity, af_lwm, async_age, max_age;      /* innodb */
 	uint64_t ckpt_wal, ckpt_timeout_ns;                     /* postgres */
 	uint64_t undo_first, undo_pages, rseg_first;            /* innodb undo */
-	uint32_t purge_lag_ms;          /* innodb: purge takes transactions committed this long ago */
+	uint32_t purge_lag_ms;          /* innodb: purge's mean lag behind the commits */
+	uint64_t purge_ns;              /* innodb: purge's CPU a record (0: none burnt) */
 
 	void *pool_mem;                 /* --pool-memory: the pool's bytes, touched (NULL: none) */
 	size_t pool_mem_len;
@@ -247,6 +248,7 @@ struct dbm {
 	pthread_mutex_t hist_mx;        /* the history list: committed work for purge */
 	struct dbm_purge_op *hist;
 	uint64_t hist_head, hist_tail;  /* ops [tail, head) wait, mod DBM_HIST_OPS */
+	uint64_t purge_upto;            /* the batch being purged ends there */
 
 	pthread_mutex_t cl_mx;
 	pthread_cond_t cl_cv;           /* wakes the page cleaner / checkpointer */
