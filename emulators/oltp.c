@@ -356,7 +356,8 @@ static int load_k(struct oltp_run *r, uint64_t seed, volatile sig_atomic_t *stop
  * the emulator's own work in it (change 32). A statement cost given is taken as the whole;
  * one calibrated from a real run (--calibrate-from) is that run's average,
  * shared out in the defaults' shape by the rows its statements examined and
- * changed. --cpu-per-row and --cpu-per-write, when given, are taken as they are.
+ * changed. --cpu-per-row and --cpu-per-write, when given, are taken as they are
+ * (a write's with its purge in it).
  */
 static const struct { double stmt_us, row_us, write_us, purge_us; } oltp_cpu[] = {
 	[DBM_INNODB] = { 48.5, 1.07, 57.3, 6.0 },
