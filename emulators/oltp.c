@@ -389,7 +389,7 @@ static int cpu_costs(struct oltp_run *r, const struct oltp_opts *o, char *err, s
 		purge *= k;
 	} else if (o->db.cpu_per_stmt >= 0) {
 		stmt = o->db.cpu_per_stmt;
-		row = write = purge = 0;
+		row = write = 0;
 	}
 	if (o->cpu_per_row >= 0)
 		row = o->cpu_per_row;
