@@ -893,6 +893,10 @@ int dbm_page(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned flags
 			rc = emu_stopping(w) ? 1 : 0;
 			goto next;
 		} else {
+			if (db->pool.f[fi].freed) {     /* a freed page allocated again */
+				dbm_pool_reuse(&db->pool, fi);
+				emu_count(w, DBM_C_CREATED, 1);
+			}
 			dbm_pool_touch(&db->pool, fi, now_ms());
 		}
 		/* PostgreSQL logs a page it initialises (the first tuple of a new
@@ -988,13 +992,13 @@ static void history_add(struct dbm *db, struct dbm_txn *t)
 	pthread_mutex_unlock(&db->hist_mx);
 }
 
-/* Free @page: dropped from the pool unwritten, as MariaDB 10.6+ does. */
+/* Free @page: never written; its frame waits for a flush, the LRU's tail or reuse. */
 static void page_free(struct dbm *db, uint64_t page)
 {
 	pthread_mutex_lock(&db->pool_mx);
 	uint32_t fi = dbm_pool_lookup(&db->pool, page);
-	if (fi != DBM_NIL && dbm_pool_discard(&db->pool, fi))
-		pthread_cond_broadcast(&db->pool_cv);
+	if (fi != DBM_NIL)
+		dbm_pool_free_page(&db->pool, fi);
 	pthread_mutex_unlock(&db->pool_mx);
 }
 

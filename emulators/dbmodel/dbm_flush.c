@@ -284,8 +284,11 @@ static uint64_t flush_list(struct emu_worker *w, struct dbm *db, uint64_t max, u
 	while (done < max && !*rc && !emu_stopping(w)) {
 		unsigned want = max - done < db->batch ? (unsigned)(max - done) : db->batch;
 		pthread_mutex_lock(&db->pool_mx);
+		uint32_t nfree = db->pool.nfree;
 		unsigned n = dbm_pool_pick_oldest(&db->pool, want, below, fi);
 		n = add_neighbors(db, fi, n);
+		if (db->pool.nfree != nfree)    /* freed pages released */
+			pthread_cond_broadcast(&db->pool_cv);
 		pthread_mutex_unlock(&db->pool_mx);
 		if (!n)
 			break;

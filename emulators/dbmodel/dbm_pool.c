@@ -254,17 +254,30 @@ void dbm_pool_evict(struct dbm_pool *p, uint32_t fi)
 	lru_balance(p);
 }
 
-bool dbm_pool_discard(struct dbm_pool *p, uint32_t fi)
+bool dbm_pool_free_page(struct dbm_pool *p, uint32_t fi)
 {
 	struct dbm_frame *f = &p->f[fi];
 
 	if (f->state != DBM_READY || f->writing)
 		return false;
-	if (f->dirty)
+	f->freed = true;
+	return true;
+}
+
+void dbm_pool_reuse(struct dbm_pool *p, uint32_t fi)
+{
+	p->f[fi].freed = false;
+	p->f[fi].reinit = true;
+}
+
+/* A flush that reaches a freed page releases its frame unwritten
+   (buf_page_t::flush(): buf_pool_t::release_freed_page()). */
+static void release_freed(struct dbm_pool *p, uint32_t fi)
+{
+	if (p->f[fi].dirty)
 		list_unlink(p, &p->flush, FL, fi);
 	dbm_pool_evict(p, fi);
 	dbm_pool_put_free(p, fi);
-	return true;
 }
 
 void dbm_pool_install(struct dbm_pool *p, uint32_t fi, uint64_t page, enum dbm_frame_state state,
@@ -333,6 +346,10 @@ unsigned dbm_pool_pick_oldest(struct dbm_pool *p, unsigned max, uint64_t below, 
 
 	while (n < max && p->flush.tail != DBM_NIL && p->f[p->flush.tail].oldest_lsn < below) {
 		uint32_t fi = p->flush.tail;
+		if (p->f[fi].freed) {
+			release_freed(p, fi);
+			continue;
+		}
 		dbm_pool_pick(p, fi);
 		out[n++] = fi;
 	}
@@ -348,7 +365,7 @@ unsigned dbm_pool_pick_lru(struct dbm_pool *p, uint32_t depth, unsigned max, uin
 		uint32_t prev = p->f[fi].lru_prev;
 		/* the clock sweep's bgwriter writes only pages it could reuse (usage 0) */
 		if (p->f[fi].dirty && !p->f[fi].writing && p->f[fi].state == DBM_READY &&
-		    !(p->clock && p->f[fi].usage)) {
+		    !p->f[fi].freed && !(p->clock && p->f[fi].usage)) {
 			dbm_pool_pick(p, fi);
 			out[n++] = fi;
 		}
@@ -367,7 +384,9 @@ unsigned dbm_pool_lru_batch(struct dbm_pool *p, bool resume, uint32_t free_targe
 		uint32_t prev = p->f[fi].lru_prev;
 		struct dbm_frame *f = &p->f[fi];
 		p->lru_hp = prev;
-		if (replaceable(f)) {
+		if (f->freed && f->state == DBM_READY && !f->writing) {
+			release_freed(p, fi);
+		} else if (replaceable(f)) {
 			dbm_pool_evict(p, fi);
 			dbm_pool_put_free(p, fi);
 		} else if (f->dirty && !f->writing && f->state == DBM_READY) {
@@ -387,7 +406,7 @@ static bool flushable(const struct dbm_pool *p, uint64_t page)
 	if (fi == DBM_NIL)
 		return false;
 	const struct dbm_frame *f = &p->f[fi];
-	return f->state == DBM_READY && f->dirty && !f->writing;
+	return f->state == DBM_READY && f->dirty && !f->writing && !f->freed;
 }
 
 unsigned dbm_pool_pick_neighbors(struct dbm_pool *p, uint64_t page, uint32_t extent, unsigned max,

@@ -58,6 +58,7 @@ struct dbm_frame {
 	bool reinit;            /* created and not written since: redo rebuilds it,
 				   its write needs no doublewrite copy */
 	uint8_t usage;          /* clock sweep: usage count, 0..DBM_MAX_USAGE */
+	bool freed;             /* its page was freed: waits in the LRU for release or reuse */
 };
 
 #define DBM_MAX_USAGE 5         /* PostgreSQL's BM_MAX_USAGE_COUNT */
@@ -141,10 +142,18 @@ uint32_t dbm_pool_clock_victim(struct dbm_pool *p, uint32_t *dirty);
 void dbm_pool_evict(struct dbm_pool *p, uint32_t fi);
 
 /*
- * Drop @fi's page without writing it (the page was freed: MariaDB 10.6+
- * does not write freed pages). False when it is being read or written.
+ * Free @fi's page in place, as MariaDB 10.6+ does (buf_page_free()): the
+ * page is never written, but its frame keeps its place in the LRU, and a
+ * dirty one in the flush list, until a flush (LRU batch or flush list)
+ * reaches it and releases it unwritten, or, clean, it is the LRU's victim,
+ * or the page is allocated again (dbm_pool_reuse()). False when it is
+ * being read or written.
  */
-bool dbm_pool_discard(struct dbm_pool *p, uint32_t fi);
+bool dbm_pool_free_page(struct dbm_pool *p, uint32_t fi);
+
+/* The freed page of @fi allocated again: its frame is reused as it is
+   (buf_page_create() finds the freed block), a created page. */
+void dbm_pool_reuse(struct dbm_pool *p, uint32_t fi);
 
 /* Give a frame back to the free stack (after dbm_pool_evict). */
 void dbm_pool_put_free(struct dbm_pool *p, uint32_t fi);

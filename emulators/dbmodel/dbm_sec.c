@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "appio/xalloc.h"
 #include "dbm_sec.h"
@@ -165,6 +166,36 @@ static bool must_split(const struct dbm_sec *s, const struct dbm_sec_leaf *lf)
 	return !free || (lf->garbage && !heap_room(s, lf) && free < s->cap / 32);
 }
 
+/* Take free slot number @i of the list (oldest first). */
+static uint32_t take_free(struct dbm_sec *s, uint32_t i)
+{
+	uint32_t slot = s->free_slot[i];
+
+	memmove(&s->free_slot[i], &s->free_slot[i + 1], (--s->nfree - i) * sizeof(*s->free_slot));
+	return slot;
+}
+
+/*
+ * The page for a split of leaf @lf, as fseg_alloc_free_page_low() picks it
+ * from the hint next to the leaf: the page of the leaf @lf absorbed last if
+ * it is still free (a split where a merge was reuses the page it freed, and
+ * its frame, still in the pool); else a page not used yet (the segment's
+ * free extents); else the page freed longest ago. UINT32_MAX: none.
+ */
+static uint32_t split_slot(struct dbm_sec *s, struct dbm_sec_leaf *lf)
+{
+	uint32_t a = lf->absorbed;
+
+	lf->absorbed = 0;
+	if (a && !s->leaf[a - 1].nb)
+		for (uint32_t i = 0; i < s->nfree; i++)
+			if (s->free_slot[i] == a - 1)
+				return take_free(s, i);
+	if (s->nslots < s->maxslots)
+		return s->nslots++;
+	return s->nfree ? take_free(s, 0) : UINT32_MAX;
+}
+
 /* Split leaf @l where half of its entries lie; false when it cannot. The
    entries moved out leave their space in @l as garbage (page_delete_rec_list_end). */
 static bool split(struct dbm_sec *s, uint32_t l, struct dbm_sec_change *c)
@@ -172,13 +203,7 @@ static bool split(struct dbm_sec *s, uint32_t l, struct dbm_sec_change *c)
 	struct dbm_sec_leaf *lf = &s->leaf[l];
 	uint32_t slot, sum = 0, m = lf->first;
 
-	if (lf->nb < 2)
-		return false;
-	if (s->nfree)
-		slot = s->free_slot[--s->nfree];
-	else if (s->nslots < s->maxslots)
-		slot = s->nslots++;
-	else
+	if (lf->nb < 2 || (slot = split_slot(s, lf)) == UINT32_MAX)
 		return false;
 	while (m < lf->first + lf->nb - 1 && (sum + s->cnt[m] <= lf->count / 2 || m == lf->first))
 		sum += s->cnt[m++];
@@ -227,6 +252,7 @@ static void merge(struct dbm_sec *s, uint32_t l, struct dbm_sec_change *c)
 	c->other = slot_page(s, sib);
 	c->moved = lf->count;
 	*lf = (struct dbm_sec_leaf){ 0 };
+	sl->absorbed = l + 1;
 	s->free_slot[s->nfree++] = l;
 }
 

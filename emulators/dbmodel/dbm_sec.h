@@ -49,6 +49,7 @@ struct dbm_sec_leaf {
 	uint32_t first, nb;     /* buckets [first, first + nb) */
 	uint32_t count;         /* entries */
 	uint32_t garbage;       /* deleted entries' space, not yet reused */
+	uint32_t absorbed;      /* 1 + the slot of the leaf merged into it last; 0: none */
 };
 
 struct dbm_sec {
@@ -63,7 +64,7 @@ struct dbm_sec {
 	uint16_t *cnt;                  /* entries per bucket */
 	struct dbm_sec_leaf *leaf;      /* per slot */
 	uint32_t nslots, maxslots;      /* slots used so far, and room for */
-	uint32_t *free_slot, nfree;     /* slots of merged-away leaves, for reuse */
+	uint32_t *free_slot, nfree;     /* slots of merged-away leaves, oldest first */
 	pthread_mutex_t mx;
 };
 

@@ -2,7 +2,7 @@
  * test_dbmodel.c - the storage-engine model's pure parts: B+tree geometry,
  * the buffer pool's LRU against a naive reference and its midpoint
  * insertion, the splitting secondary index, PostgreSQL's heap pages' dead
- * tuples and room, the flush list, NURand and the
+ * tuples and room, the flush list, freed pages' frames, NURand and the
  * TPC-C mix.
  */
 #include <errno.h>
@@ -288,7 +288,15 @@ static void sec_split_merge(void)
 	      "a half leaf under the limit merges into its sibling");
 	CHECK(dbm_sec_leaf(&s, 700) == split_page, "its keys map to the sibling");
 	dbm_sec_change(&s, 7100 % 10000, 1, &c);
-	CHECK(c.event == DBM_SEC_SPLIT && c.other == leaf7, "the freed page is reused by the next split");
+	CHECK(c.event == DBM_SEC_SPLIT && c.other != leaf7 && c.other > split_page,
+	      "a split elsewhere takes a page not used yet");
+	for (int i = 0; i < 200; i++) {
+		dbm_sec_change(&s, 750, 1, &c);
+		if (c.event == DBM_SEC_SPLIT)
+			break;
+	}
+	CHECK(c.event == DBM_SEC_SPLIT && c.leaf == split_page && c.other == leaf7,
+	      "the leaf that absorbed the freed page takes it back when it splits");
 
 	struct rng r;
 	unsigned splits = 0, nmerges = 0;
@@ -482,6 +490,61 @@ static void lru_batch(void)
 	dbm_pool_release(&p);
 }
 
+/* buf_page_free(): a freed page is never written; its frame stays until a
+   flush releases it, or, clean, the LRU's tail reaches it, or the page is
+   allocated again. */
+static void freed_page_lingers(void)
+{
+	struct dbm_pool p;
+	uint32_t out[8], dirty;
+
+	dbm_pool_init(&p, 8);
+	for (uint64_t pg = 0; pg < 8; pg++)
+		pool_access(&p, pg);            /* LRU tail is page 0 */
+	uint32_t fi = dbm_pool_lookup(&p, 5), fj = dbm_pool_lookup(&p, 6);
+	dbm_pool_dirty(&p, fi, 100);
+	dbm_pool_dirty(&p, dbm_pool_lookup(&p, 7), 200);
+	CHECK(dbm_pool_free_page(&p, fi) && dbm_pool_free_page(&p, fj), "pages 5 (dirty) and 6 (clean) freed");
+	CHECK(p.f[fi].freed && p.lru.len == 8 && p.nfree == 0, "their frames still in the LRU (%u long, %u free)",
+	      p.lru.len, p.nfree);
+	CHECK(dbm_pool_pick_oldest(&p, 8, UINT64_MAX, out) == 1 && p.f[out[0]].page == 7 && p.nfree == 1 &&
+	      p.lru.len == 7 && p.flush.len == 0 && dbm_pool_lookup(&p, 5) == DBM_NIL,
+	      "the flush list releases page 5 unwritten and writes 7");
+	dbm_pool_write_done(&p, out[0]);
+	pool_access(&p, 8);                     /* the free frame */
+	pool_access(&p, 9);                     /* the tail's page 0, not page 6's frame */
+	CHECK(p.f[fj].freed && dbm_pool_lookup(&p, 0) == DBM_NIL && dbm_pool_lookup(&p, 9) != DBM_NIL,
+	      "page 0 evicted while the freed clean frame waits");
+	for (uint64_t pg = 1; pg < 5; pg++) {   /* the tail reaches it */
+		uint32_t v = dbm_pool_victim(&p, 8, &dirty);
+		dbm_pool_evict(&p, v);
+		dbm_pool_put_free(&p, v);
+	}
+	CHECK(dbm_pool_victim(&p, 8, &dirty) == fj, "at the tail, the freed clean frame is the victim");
+	dbm_pool_evict(&p, fj);
+	dbm_pool_put_free(&p, fj);
+	CHECK(p.lru.len == 3 && dbm_pool_lookup(&p, 6) == DBM_NIL && dbm_pool_lookup(&p, 7) != DBM_NIL &&
+	      dbm_pool_lookup(&p, 9) != DBM_NIL, "released, the other pages kept");
+	/* allocated again before its release: the same frame, a created page */
+	fi = dbm_pool_lookup(&p, 8);
+	dbm_pool_free_page(&p, fi);
+	dbm_pool_reuse(&p, fi);
+	CHECK(dbm_pool_lookup(&p, 8) == fi && !p.f[fi].freed && p.f[fi].reinit, "page 8 reused in place");
+	/* an LRU batch releases a dirty freed page at the tail without writing it */
+	fi = dbm_pool_lookup(&p, 7);
+	dbm_pool_dirty(&p, fi, 300);
+	dbm_pool_free_page(&p, fi);
+	CHECK(dbm_pool_lru_batch(&p, false, 8, 8, out) == 0 && p.flush.len == 0 && p.lru.len == 0,
+	      "the LRU batch picks nothing to write and frees all (%u in the LRU)", p.lru.len);
+	/* a page being written is not freed in place */
+	pool_access(&p, 10);
+	fi = dbm_pool_lookup(&p, 10);
+	dbm_pool_dirty(&p, fi, 400);
+	CHECK(dbm_pool_pick_oldest(&p, 8, UINT64_MAX, out) == 1 && !dbm_pool_free_page(&p, fi) &&
+	      !p.f[fi].freed, "a page in flight stays");
+	dbm_pool_release(&p);
+}
+
 static void dirty_and_flush_list(void)
 {
 	struct dbm_pool p;
@@ -662,6 +725,7 @@ int main(void)
 	RUN(flush_neighbors);
 	RUN(lru_batch);
 	RUN(dirty_and_flush_list);
+	RUN(freed_page_lingers);
 	RUN(nurand);
 	RUN(mix);
 	RUN(warmup_events);
