@@ -88,6 +88,14 @@ static bool pool_access(struct dbm_pool *p, uint64_t page)
 	return pool_access_at(p, page, 0);
 }
 
+/* A pool of @n frames holding pages 0..@n-1, page 0 at the LRU's tail. */
+static void pool_filled(struct dbm_pool *p, uint32_t n)
+{
+	dbm_pool_init(p, n);
+	for (uint64_t pg = 0; pg < n; pg++)
+		pool_access(p, pg);
+}
+
 /* The old sublist's length, walked from the tail, and whether the flags agree. */
 static uint32_t old_walk(const struct dbm_pool *p, bool *consistent)
 {
@@ -457,9 +465,7 @@ static void lru_batch(void)
 	struct dbm_pool p;
 	uint32_t out[16];
 
-	dbm_pool_init(&p, 64);
-	for (uint64_t pg = 0; pg < 64; pg++)
-		pool_access(&p, pg);            /* page 0 at the tail */
+	pool_filled(&p, 64);
 	for (uint64_t pg = 0; pg < 8; pg += 2)  /* 0, 2, 4, 6 dirty */
 		dbm_pool_dirty(&p, dbm_pool_lookup(&p, pg), pg + 1);
 	unsigned n = dbm_pool_lru_batch(&p, false, 3, 16, out);
@@ -471,9 +477,7 @@ static void lru_batch(void)
 
 	/* a batch stopped at its write quota goes on where it stopped: the page
 	   it wrote stays, clean, until the next batch starts from the tail */
-	dbm_pool_init(&p, 64);
-	for (uint64_t pg = 0; pg < 64; pg++)
-		pool_access(&p, pg);
+	pool_filled(&p, 64);
 	for (uint64_t pg = 0; pg < 8; pg += 2)
 		dbm_pool_dirty(&p, dbm_pool_lookup(&p, pg), pg + 1);
 	n = dbm_pool_lru_batch(&p, false, 10, 1, out);
@@ -498,9 +502,7 @@ static void freed_page_lingers(void)
 	struct dbm_pool p;
 	uint32_t out[8], dirty;
 
-	dbm_pool_init(&p, 8);
-	for (uint64_t pg = 0; pg < 8; pg++)
-		pool_access(&p, pg);            /* LRU tail is page 0 */
+	pool_filled(&p, 8);
 	uint32_t fi = dbm_pool_lookup(&p, 5), fj = dbm_pool_lookup(&p, 6);
 	dbm_pool_dirty(&p, fi, 100);
 	dbm_pool_dirty(&p, dbm_pool_lookup(&p, 7), 200);
@@ -550,9 +552,7 @@ static void dirty_and_flush_list(void)
 	struct dbm_pool p;
 	uint32_t out[8], dirty;
 
-	dbm_pool_init(&p, 8);
-	for (uint64_t pg = 0; pg < 8; pg++)
-		pool_access(&p, pg);            /* LRU tail is page 0 */
+	pool_filled(&p, 8);
 	CHECK(dbm_pool_oldest_lsn(&p) == UINT64_MAX, "nothing dirty");
 	CHECK(dbm_pool_dirty(&p, dbm_pool_lookup(&p, 0), 100), "page 0 newly dirty");
 	CHECK(!dbm_pool_dirty(&p, dbm_pool_lookup(&p, 0), 150), "dirty again: not new");
