@@ -250,6 +250,7 @@ static int table_geometry(struct oltp_run *r, struct oltp_table *t, uint64_t row
 	if (db->model == DBM_INNODB) {
 		uint32_t per_leaf = dbm_tree_per_page(db->page_size, 120, 15.0 / 16, 206);
 		dbm_space(db);          /* file-per-table: sbtestN.ibd holds both indexes */
+		dbm_space_headers(db);
 		rc = dbm_tree_init(&t->pk, rows, per_leaf, dbm_tree_per_page(db->page_size, 120, 15.0 / 16, 13),
 				   dbm_alloc(db, 0));
 		if (!rc) {

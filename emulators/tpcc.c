@@ -290,8 +290,10 @@ static int geometry(struct tpcc_run *r, enum tbl t)
 		return 0;
 	/* a file per table (InnoDB's file_per_table holds its indexes too; each
 	   PostgreSQL relation is one): a checkpoint fsyncs each one written */
-	if (!innodb || !tbl_size[t].index)
+	if (!innodb || !tbl_size[t].index) {
 		dbm_space(db);
+		dbm_space_headers(db);
+	}
 	if (innodb && (t == T_OL_ITEM || t == T_HIST_CUST || t == T_ORDER_CUST)) {
 		/* InnoDB reserves a 2-byte directory slot per 4 records
 		   (page_get_max_insert_size_after_reorganize()) */

@@ -25,7 +25,7 @@ const char *const dbm_model_names[] = { "innodb", "postgres", NULL };
 
 #define MIB (1ULL << 20)
 #define DBLWR_PAGES 128         /* MariaDB buf_dblwr: 2 blocks of 64 pages */
-#define BATCH 64                /* pages per doublewrite batch (one block) */
+#define BATCH 64                /* postgres: pages its checkpointer and background writer pick at a time */
 #define UNDO_PAGES 1024         /* circular undo area: 16 MiB of 16 KiB pages */
 #define RSEGS 128               /* innodb_undo_logs / rollback segments */
 #define LRU_SCAN_DEPTH 1536     /* innodb_lru_scan_depth, MariaDB 10.5+ default */
@@ -205,8 +205,18 @@ void dbm_space(struct dbm *db)
 	if (db->nspaces == db->space_cap) {
 		db->space_cap = db->space_cap ? db->space_cap * 2 : 16;
 		db->space_first = xrealloc(db->space_first, db->space_cap * sizeof(*db->space_first));
+		db->space_hdr = xrealloc(db->space_hdr, db->space_cap * sizeof(*db->space_hdr));
 	}
+	db->space_hdr[db->nspaces] = false;
 	db->space_first[db->nspaces++] = db->pages;
+}
+
+void dbm_space_headers(struct dbm *db)
+{
+	if (db->model != DBM_INNODB || !db->nspaces || db->space_first[db->nspaces - 1] != db->pages)
+		return;
+	db->space_hdr[db->nspaces - 1] = true;
+	dbm_alloc(db, DBM_SPACE_HDR);
 }
 
 uint32_t dbm_space_of(const struct dbm *db, uint64_t page)
@@ -316,7 +326,9 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 		dbm_space(db);
 		db->pages = pages;
 		memmove(db->space_first + 1, db->space_first, (db->nspaces - 1) * sizeof(*db->space_first));
+		memmove(db->space_hdr + 1, db->space_hdr, (db->nspaces - 1) * sizeof(*db->space_hdr));
 		db->space_first[0] = 0;
+		db->space_hdr[0] = false;
 	}
 	if (db->model == DBM_INNODB) {
 		dbm_space(db);          /* the system tablespace: undo logs, rollback segments */
@@ -467,7 +479,9 @@ void dbm_info(const struct dbm *db, const struct dbm_opts *o, struct emu_run *ru
 void dbm_release(struct dbm *db)
 {
 	free(db->space_first);
+	free(db->space_hdr);
 	db->space_first = NULL;
+	db->space_hdr = NULL;
 	db->nspaces = db->space_cap = 0;
 	dbm_vac_release(db);
 	if (db->pool_mem) {
@@ -861,8 +875,11 @@ static int load(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned fl
 	return 0;
 }
 
+static int space_change(struct emu_worker *w, struct dbm *db, uint64_t page);
+
 int dbm_page(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned flags, uint32_t redo)
 {
+	bool change = redo || (flags & DBM_DIRTY), created = false;
 	int rc = 0;
 
 	if (redo && (rc = dbm_log_space(w, db)) != 0)
@@ -874,11 +891,12 @@ int dbm_page(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned flags
 		if (fi == DBM_NIL) {
 			if ((rc = load(w, db, page, flags, &fi)) != 0 || fi == DBM_NIL)
 				goto next;
+			created = flags & DBM_CREATE;
 		} else if (db->pool.f[fi].state == DBM_READING) {
 			dbm_wait(w, db, &db->pool_cv, &db->pool_mx, WAIT_NS / 10);
 			rc = emu_stopping(w) ? 1 : 0;
 			goto next;
-		} else if (redo && db->model == DBM_INNODB && db->pool.f[fi].writing) {
+		} else if (change && db->model == DBM_INNODB && db->pool.f[fi].writing) {
 			/* InnoDB's page cleaner holds a page it flushes U-latched
 			   from its pick to its write's completion (buf_flush_page()
 			   to buf_page_write_complete()), the doublewrite batch and
@@ -896,8 +914,10 @@ int dbm_page(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned flags
 			if (db->pool.f[fi].freed) {     /* a freed page allocated again */
 				dbm_pool_reuse(&db->pool, fi);
 				emu_count(w, DBM_C_CREATED, 1);
+				created = true;
 			}
-			dbm_pool_touch(&db->pool, fi, now_ms());
+			if (!(flags & DBM_KEEP_OLD))
+				dbm_pool_touch(&db->pool, fi, now_ms());
 		}
 		/* PostgreSQL logs a page it initialises (the first tuple of a new
 		   heap page, XLOG_HEAP_INIT_PAGE; a B-tree split's new right page)
@@ -905,7 +925,7 @@ int dbm_page(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned flags
 		   first change after a checkpoint carries no full-page image */
 		if (redo && (flags & DBM_CREATE) && db->page_epoch)
 			db->page_epoch[page] = atomic_load(&db->epoch);
-		if (redo)
+		if (change)
 			modify(w, db, fi, redo, flags);
 		else if (db->page_hint && db->page_hint[page])
 			hint(w, db, fi);
@@ -915,6 +935,22 @@ next:
 			break;
 	}
 	pthread_mutex_unlock(&db->pool_mx);
+	if (!rc && created)
+		rc = space_change(w, db, page);
+	return rc;
+}
+
+/* A page of @page's tablespace allocated or freed: its header pages change,
+   under the allocating change's redo (dbm_space_headers()). */
+static int space_change(struct emu_worker *w, struct dbm *db, uint64_t page)
+{
+	uint32_t s = dbm_space_of(db, page);
+	int rc = 0;
+
+	if (!db->space_hdr || !db->space_hdr[s] || page < db->space_first[s] + DBM_SPACE_HDR)
+		return 0;
+	for (unsigned i = 0; i < DBM_SPACE_HDR && !rc; i++)
+		rc = dbm_page(w, db, db->space_first[s] + i, DBM_KEEP_OLD | DBM_DIRTY, 0);
 	return rc;
 }
 
@@ -1028,6 +1064,8 @@ int dbm_sec_op(struct emu_worker *w, struct dbm *db, struct dbm_sec *sec, uint64
 		emu_count(w, DBM_C_MERGES, 1);
 		rc = dbm_page(w, db, c.other, 0, moved + SEC_REORG_REDO);
 		page_free(db, c.leaf);
+		if (!rc)
+			rc = space_change(w, db, c.leaf);
 	}
 	return rc ? rc : dbm_page(w, db, n >= 2 ? path[n - 2] : c.other, 0, PARENT_REDO);
 }

@@ -400,13 +400,15 @@ unsigned dbm_pool_lru_batch(struct dbm_pool *p, bool resume, uint32_t free_targe
 	return n;
 }
 
+/* buf_flush_check_neighbor(): dirty and not in I/O; a freed page too (it is
+   dirty), which the pick then releases unwritten */
 static bool flushable(const struct dbm_pool *p, uint64_t page)
 {
 	uint32_t fi = dbm_pool_lookup(p, page);
 	if (fi == DBM_NIL)
 		return false;
 	const struct dbm_frame *f = &p->f[fi];
-	return f->state == DBM_READY && f->dirty && !f->writing && !f->freed;
+	return f->state == DBM_READY && f->dirty && !f->writing;
 }
 
 unsigned dbm_pool_pick_neighbors(struct dbm_pool *p, uint64_t page, uint32_t extent, unsigned max,
@@ -423,6 +425,10 @@ unsigned dbm_pool_pick_neighbors(struct dbm_pool *p, uint64_t page, uint32_t ext
 		if (q == page)
 			continue;
 		uint32_t fi = dbm_pool_lookup(p, q);
+		if (p->f[fi].freed) {
+			release_freed(p, fi);
+			continue;
+		}
 		dbm_pool_pick(p, fi);
 		out[n++] = fi;
 	}

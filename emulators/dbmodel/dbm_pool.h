@@ -203,7 +203,8 @@ unsigned dbm_pool_lru_batch(struct dbm_pool *p, bool resume, uint32_t free_targe
  * innodb_flush_neighbors = 1: pick the dirty frames whose pages are
  * contiguous with @page (up to the first page that is not resident and
  * dirty, on each side) within its aligned @extent of pages, not @page
- * itself. Up to @max, in @out. Returns how many.
+ * itself. A freed page (dirty) continues the area and is released
+ * unwritten, not picked. Up to @max, in @out. Returns how many.
  */
 unsigned dbm_pool_pick_neighbors(struct dbm_pool *p, uint64_t page, uint32_t extent, unsigned max,
 				 uint32_t *out);

@@ -427,7 +427,8 @@ static void sec_garbage_split(void)
 /*
  * innodb_flush_neighbors = 1: the contiguous dirty pages of the extent
  * around a page, stopping at a clean or absent page and at the extent's
- * edge, young or old alike; pages being written are not picked twice.
+ * edge, young or old alike; pages being written are not picked twice; a
+ * freed page does not end the area.
  */
 static void flush_neighbors(void)
 {
@@ -456,6 +457,17 @@ static void flush_neighbors(void)
 	CHECK(n == 1 && p.f[out[0]].page == 65, "neighbours of 64 stop at the clean 66 (%u)", n);
 	n = dbm_pool_pick_neighbors(&p, 62, 64, 64, out);
 	CHECK(n == 0, "pages being written are not picked again (%u)", n);
+	/* a freed page is dirty: the area goes on through it, and the pick
+	   releases it unwritten (buf_flush_check_neighbor(), buf_page_t::flush()) */
+	for (uint64_t pg = 80; pg <= 86; pg++)
+		dbm_pool_dirty(&p, dbm_pool_lookup(&p, pg), lsn++);
+	uint32_t nfree = p.nfree;
+	CHECK(dbm_pool_free_page(&p, dbm_pool_lookup(&p, 83)), "page 83 freed");
+	n = dbm_pool_pick_neighbors(&p, 80, 64, 64, out);
+	bool past = n == 5 && p.nfree == nfree + 1 && dbm_pool_lookup(&p, 83) == DBM_NIL;
+	for (unsigned i = 0; i < n; i++)
+		past = past && p.f[out[i]].page != 83 && p.f[out[i]].page > 80 && p.f[out[i]].page <= 86;
+	CHECK(past, "neighbours of 80 run through the freed 83 to 86; 83 released, not picked (%u)", n);
 	dbm_pool_release(&p);
 }
 

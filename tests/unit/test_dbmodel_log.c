@@ -40,6 +40,9 @@ struct harness {
 	char path[64];
 };
 
+/* Set before harness_new(): its tablespaces have header pages (dbm_space_headers()). */
+static bool with_headers;
+
 /* @spaces > 0: that many tablespaces of 100 pages each before the start. */
 static int harness_model(struct harness *h, int model, uint64_t log_size, unsigned spaces)
 {
@@ -63,6 +66,8 @@ static int harness_model(struct harness *h, int model, uint64_t log_size, unsign
 	}
 	for (unsigned i = 0; i < spaces; i++) {
 		dbm_space(&h->db);
+		if (with_headers)
+			dbm_space_headers(&h->db);
 		dbm_alloc(&h->db, 100);
 	}
 	if (dbm_start(&h->db, &h->er, "test", err, sizeof(err)))
@@ -663,6 +668,69 @@ static void cleaner_waits_after_lru(void)
 }
 
 /*
+ * An LRU round picks a page and then its extent's contiguous dirty pages
+ * before the next page, as buf_flush_LRU_list_batch() does, into batches of
+ * up to the doublewrite buffer's 128: 100 clean pages at the tail (evicted:
+ * past half the free target, neighbours join), then 128 dirty contiguous
+ * pages in two extents. Picking 64 pages first, the batch had no room and
+ * no area left for neighbours.
+ */
+static void lru_neighbors_with_their_page(void)
+{
+	struct harness *h = harness_new(DBM_INNODB, 16 << 20, 12);
+
+	if (!h)
+		return;
+	struct dbm *db = &h->db;
+	struct emu_worker *w = &h->w[0].pub;
+	db->flush_neighbors = true;
+	for (uint64_t p = 0; p < 100; p++)
+		dbm_page(w, db, 200 + p, DBM_CREATE, 0);
+	for (uint64_t p = 1024; p < 1024 + 128; p++)
+		dbm_page(w, db, p, DBM_CREATE, 100);
+	CHECK(db->pool.nfree < db->scan_depth / 2 && db->pool.nfree + 100 >= db->scan_depth / 2,
+	      "frames short, half the target once the clean pages go: %u free, target %u",
+	      db->pool.nfree, db->scan_depth);
+	CHECK(cleaner_round(h) == 0, "cleaner round");
+	CHECK(sum(h, DBM_C_WRITTEN) == 128 && sum(h, DBM_C_NEIGHBORS) == 126,
+	      "two pages and their 126 neighbours written (%llu, %llu neighbours)",
+	      (unsigned long long)sum(h, DBM_C_WRITTEN), (unsigned long long)sum(h, DBM_C_NEIGHBORS));
+	harness_release(h);
+	free(h);
+}
+
+/*
+ * A page allocated or freed in a tablespace with header pages changes all
+ * three (space header, bitmap, inodes), without redo of their own; a change
+ * that allocates nothing leaves them alone.
+ */
+static void space_headers_changed(void)
+{
+	with_headers = true;
+	struct harness *h = harness_new(DBM_INNODB, 16 << 20, 2);
+	with_headers = false;
+
+	if (!h)
+		return;
+	struct dbm *db = &h->db;
+	struct emu_worker *w = &h->w[0].pub;
+	uint64_t s0 = db->space_first[0], s1 = db->space_first[1];
+	CHECK(db->space_hdr[0] && db->space_hdr[1] && !db->space_hdr[2] && s1 == s0 + 103,
+	      "the two tablespaces hold 3 header pages and their 100, the system one none (%llu, %llu)",
+	      (unsigned long long)s0, (unsigned long long)s1);
+	CHECK(dbm_page(w, db, s0 + 50, 0, 100) == 0 && !page_dirty(h, s0) && !page_dirty(h, s0 + 2),
+	      "a change that allocates nothing: headers untouched");
+	uint64_t bytes = sum(h, DBM_C_LOG_BYTES);
+	CHECK(dbm_page(w, db, s1 + 60, DBM_CREATE, 100) == 0, "a page created in the second");
+	CHECK(page_dirty(h, s1) && page_dirty(h, s1 + 1) && page_dirty(h, s1 + 2) && !page_dirty(h, s0),
+	      "its three header pages changed, the first tablespace's not");
+	CHECK(sum(h, DBM_C_LOG_BYTES) - bytes == 100, "under the creating change's redo (%llu bytes)",
+	      (unsigned long long)(sum(h, DBM_C_LOG_BYTES) - bytes));
+	harness_release(h);
+	free(h);
+}
+
+/*
  * PostgreSQL's autovacuum (dbm_vacuum.h): at the worker's visit a table
  * whose dead tuples pass 50 + 0.2 x reltuples is vacuumed and, its changes
  * past 50 + 0.1 x reltuples, analyzed: every heap page used, a miss read
@@ -928,6 +996,8 @@ int main(void)
 	RUN(undo_rseg_writes_counted);
 	RUN(cleaner_async_window);
 	RUN(cleaner_waits_after_lru);
+	RUN(lru_neighbors_with_their_page);
+	RUN(space_headers_changed);
 	RUN(pg_small_wal);
 	RUN(pg_new_page_no_fpi);
 	RUN(pg_autovacuum);
