@@ -559,7 +559,7 @@ static int write_row(struct emu_worker *w, struct oltp_run *r, struct oltp_table
 	struct oltp_worker *ow = w->priv;
 	int rc = dbm_path(w, &r->db, &t->pk, row, 0, redo);
 
-	return rc ? rc : dbm_undo(w, &r->db, &ow->txn, undo);
+	return rc ? rc : dbm_undo(w, &r->db, &ow->txn, undo, undo);
 }
 
 /*
@@ -705,7 +705,7 @@ static int pg_update(struct emu_worker *w, struct oltp_run *r, struct oltp_table
 		if (!rc)
 			rc = dbm_path(w, &r->db, &t->k, kpos, 0, r->cost->k_idx);
 	}
-	return rc ? rc : dbm_undo(w, &r->db, &ow->txn, 0);
+	return rc ? rc : dbm_undo(w, &r->db, &ow->txn, 0, 0);
 }
 
 /* PostgreSQL DELETE + INSERT of @row: a dead tuple on its page; the new row at the heap's end. */
@@ -730,7 +730,7 @@ static int pg_delete_insert(struct emu_worker *w, struct oltp_run *r, struct olt
 		rc = dbm_path(w, &r->db, &t->pk, row, 0, r->cost->ins);
 	if (!rc)
 		rc = dbm_path(w, &r->db, &t->k, k_pos(r, k, row), 0, r->cost->k_idx);
-	return rc ? rc : dbm_undo(w, &r->db, &ow->txn, 0);
+	return rc ? rc : dbm_undo(w, &r->db, &ow->txn, 0, 0);
 }
 
 /* One statement of group @g on table @t. */

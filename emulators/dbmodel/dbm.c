@@ -26,8 +26,7 @@ const char *const dbm_model_names[] = { "innodb", "postgres", NULL };
 #define MIB (1ULL << 20)
 #define DBLWR_PAGES 128         /* MariaDB buf_dblwr: 2 blocks of 64 pages */
 #define BATCH 64                /* postgres: pages its checkpointer and background writer pick at a time */
-#define UNDO_PAGES 1024         /* circular undo area: 16 MiB of 16 KiB pages */
-#define RSEGS 128               /* innodb_undo_logs / rollback segments */
+#define UNDO_PAGES 1024         /* the undo area: 16 MiB of 16 KiB pages */
 #define LRU_SCAN_DEPTH 1536     /* innodb_lru_scan_depth, MariaDB 10.5+ default */
 #define LRU_USER_SCAN 100       /* InnoDB: a user thread looks this far from the LRU tail for a clean page */
 #define COMMIT_REDO 40          /* innodb: undo-log header state + trx commit; pg: commit record */
@@ -46,6 +45,12 @@ const char *const dbm_model_names[] = { "innodb", "postgres", NULL };
 #define PARENT_REDO 60          /* node pointer inserted or deleted */
 #define PURGE_BATCH 64          /* purge records taken from the history at a time */
 #define PURGE_UNDO_REDO 20      /* purge's change to the undo log it has read */
+/* InnoDB undo logs (dbm_undo.h): redo of an undo log's header written on
+   its page (trx_undo_header_create()), and of an undo segment created or
+   freed (its file segment in the tablespace's inode and header pages, the
+   rollback segment's slot), logged against the rollback segment */
+#define UNDO_HDR_REDO 50
+#define UNDO_SEG_REDO 120
 /*
  * InnoDB's purge runs behind the commits: MariaDB's history list held 74-381
  * transactions at the end of the calibrate points (Innodb_history_list_length,
@@ -332,10 +337,10 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 	}
 	if (db->model == DBM_INNODB) {
 		dbm_space(db);          /* the system tablespace: undo logs, rollback segments */
-		db->undo_first = dbm_alloc(db, UNDO_PAGES);
-		db->undo_pages = UNDO_PAGES;
+		db->undo.first = dbm_alloc(db, UNDO_PAGES);
+		db->undo.pages = UNDO_PAGES;
 		db->purge_lag_ms = PURGE_LAG_MS;
-		db->rseg_first = dbm_alloc(db, RSEGS);
+		db->rseg_first = dbm_alloc(db, DBM_RSEGS);
 	}
 	layout(db, t);
 	/* MariaDB 10.5+ honours innodb_flush_neighbors (default 1) only on rotational storage */
@@ -402,8 +407,10 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 		db->page_hint = xcalloc(db->pages, 1);
 	}
 	init_locks(db);
-	if (db->model == DBM_INNODB)
+	if (db->model == DBM_INNODB) {
 		db->hist = xmalloc(DBM_HIST_OPS * sizeof(*db->hist));
+		dbm_undo_init(&db->undo, db->undo.first, UNDO_PAGES);
+	}
 	/* LSNs start past zero so that 0 can mean "none" */
 	atomic_store(&db->lsn, 8192);
 	db->written_lsn = db->flushed_lsn = 8192;
@@ -505,6 +512,7 @@ void dbm_release(struct dbm *db)
 	pthread_cond_destroy(&db->wq_cv);
 	free(db->hist);
 	db->hist = NULL;
+	dbm_undo_release(&db->undo);
 	pthread_cond_destroy(&db->pool_cv);
 	pthread_cond_destroy(&db->log_cv);
 	pthread_cond_destroy(&db->cl_cv);
@@ -971,28 +979,30 @@ int dbm_path(struct emu_worker *w, struct dbm *db, const struct dbm_tree *t, uin
 
 bool dbm_undo_page(const struct dbm *db, uint64_t page)
 {
-	return db->model == DBM_INNODB && page >= db->undo_first && page - db->undo_first < db->undo_pages;
+	return db->model == DBM_INNODB && dbm_undo_has(&db->undo, page);
 }
 
 bool dbm_rseg_page(const struct dbm *db, uint64_t page)
 {
-	return db->model == DBM_INNODB && page >= db->rseg_first && page - db->rseg_first < RSEGS;
+	return db->model == DBM_INNODB && page >= db->rseg_first && page - db->rseg_first < DBM_RSEGS;
 }
 
-int dbm_undo(struct emu_worker *w, struct dbm *db, struct dbm_txn *t, uint32_t bytes)
+int dbm_undo(struct emu_worker *w, struct dbm *db, struct dbm_txn *t, uint32_t rec, uint32_t redo)
 {
 	t->wrote = true;
 	if (db->model != DBM_INNODB)
 		return 0;
-	/* undo records fill a circular run of undo pages; a page being started is
-	   a new page (no read), as InnoDB allocates it */
-	uint64_t pos = atomic_fetch_add(&db->undo_pos, bytes);
-	uint64_t first = pos / db->page_size, last = (pos + bytes - 1) / db->page_size;
-	t->undo_bytes += bytes;
-	t->undo_page = db->undo_first + last % db->undo_pages;
-	/* redo for the undo record: its bytes plus a record header */
-	return dbm_page(w, db, t->undo_page,
-			first != last || pos % db->page_size == 0 ? DBM_CREATE : 0, bytes + 12);
+	bool first = !t->undo.npages, created;
+	uint64_t page = dbm_undo_add(&db->undo, &t->undo, rec, db->page_size, &created);
+	int rc = 0;
+
+	t->undo_bytes += redo;
+	/* a new undo segment: its slot in the rollback segment */
+	if (first && created)
+		rc = dbm_page(w, db, db->rseg_first + t->undo.rseg, 0, UNDO_SEG_REDO);
+	/* the record's redo, a record header (and the log's header on its first) */
+	return rc ? rc : dbm_page(w, db, page, created ? DBM_CREATE : 0,
+				  redo + 12 + (first ? UNDO_HDR_REDO : 0));
 }
 
 static void purge_add(struct dbm *db, struct dbm_txn *t, struct dbm_purge_op op)
@@ -1013,21 +1023,6 @@ void dbm_purge_sec(struct dbm *db, struct dbm_txn *t, struct dbm_sec *sec, uint6
 						.kind = DBM_PURGE_SEC });
 }
 
-/* A committed transaction's purge work joins the history list (full: dropped). */
-static void history_add(struct dbm *db, struct dbm_txn *t)
-{
-	if (!db->hist || !t->undo_page)
-		return;
-	dbm_purge_page(db, t, t->undo_page, PURGE_UNDO_REDO);
-	uint32_t now = now_ms();
-	pthread_mutex_lock(&db->hist_mx);
-	for (unsigned i = 0; i < t->npurge && db->hist_head - db->hist_tail < DBM_HIST_OPS; i++) {
-		t->purge[i].t_ms = now;
-		db->hist[db->hist_head++ % DBM_HIST_OPS] = t->purge[i];
-	}
-	pthread_mutex_unlock(&db->hist_mx);
-}
-
 /* Free @page: never written; its frame waits for a flush, the LRU's tail or reuse. */
 static void page_free(struct dbm *db, uint64_t page)
 {
@@ -1036,6 +1031,42 @@ static void page_free(struct dbm *db, uint64_t page)
 	if (fi != DBM_NIL)
 		dbm_pool_free_page(&db->pool, fi);
 	pthread_mutex_unlock(&db->pool_mx);
+}
+
+/* Free undo page @page: in the pool as any freed page, and the area's to take again. */
+static void undo_page_free(struct dbm *db, uint64_t page)
+{
+	page_free(db, page);
+	dbm_undo_free(&db->undo, page);
+}
+
+/*
+ * A committed transaction's purge work joins the history list (full:
+ * dropped), its undo page read back last. Its undo log's pages, unless
+ * cached for the next transaction, are freed once purge has done it.
+ */
+static void history_add(struct dbm *db, struct dbm_txn *t)
+{
+	if (!db->hist || !t->undo.npages)
+		return;
+	struct dbm_undo_log log = t->undo;
+	dbm_purge_page(db, t, log.page[log.npages - 1], PURGE_UNDO_REDO);
+	bool cached = dbm_undo_end(&db->undo, &t->undo, db->page_size);
+	if (!cached)    /* purge frees the undo segment: its rollback segment's slot */
+		dbm_purge_page(db, t, db->rseg_first + log.rseg, UNDO_SEG_REDO);
+	uint32_t now = now_ms();
+	unsigned freed = cached ? log.npages : 0;
+	pthread_mutex_lock(&db->hist_mx);
+	for (unsigned i = 0; i < t->npurge && db->hist_head - db->hist_tail < DBM_HIST_OPS; i++) {
+		t->purge[i].t_ms = now;
+		db->hist[db->hist_head++ % DBM_HIST_OPS] = t->purge[i];
+	}
+	for (; freed < log.npages && db->hist_head - db->hist_tail < DBM_HIST_OPS; freed++)
+		db->hist[db->hist_head++ % DBM_HIST_OPS] = (struct dbm_purge_op){
+			.arg = log.page[freed], .kind = DBM_PURGE_FREE, .t_ms = now };
+	pthread_mutex_unlock(&db->hist_mx);
+	for (; freed < log.npages; freed++)     /* no room: freed now */
+		undo_page_free(db, log.page[freed]);
 }
 
 int dbm_sec_op(struct emu_worker *w, struct dbm *db, struct dbm_sec *sec, uint64_t rank,
@@ -1078,8 +1109,8 @@ int dbm_commit(struct emu_worker *w, struct dbm *db, struct dbm_txn *t)
 	if (!t->wrote)
 		goto done;
 	if (db->model == DBM_INNODB) {
-		/* the undo segment header moves to "committed" in its rollback segment */
-		rc = dbm_page(w, db, db->rseg_first + rng_below(&w->rng, RSEGS), 0, COMMIT_REDO);
+		/* the undo log moves to "committed", into its rollback segment's history */
+		rc = dbm_page(w, db, db->rseg_first + t->undo.rseg, 0, COMMIT_REDO);
 		lsn = atomic_load(&db->lsn);
 	} else {
 		if ((rc = dbm_log_space(w, db)) != 0)
@@ -1109,6 +1140,10 @@ int dbm_rollback(struct emu_worker *w, struct dbm *db, struct dbm_txn *t)
 	pthread_mutex_lock(&db->pool_mx);
 	dbm_log_advance(w, db, t->undo_bytes + COMMIT_REDO);
 	pthread_mutex_unlock(&db->pool_mx);
+	/* its undo log, emptied, cached again or freed */
+	if (db->model == DBM_INNODB && !dbm_undo_end(&db->undo, &t->undo, db->page_size))
+		for (unsigned i = 0; i < t->undo.npages; i++)
+			undo_page_free(db, t->undo.page[i]);
 	*t = (struct dbm_txn){ 0 };
 	return 0;
 }
@@ -1175,14 +1210,20 @@ static int purge(struct emu_worker *w, struct dbm *db)
 		pthread_mutex_unlock(&db->cl_mx);
 		return 0;
 	}
+	unsigned done = 0;
 	for (unsigned i = 0; i < n && !rc; i++) {
+		if (op[i].kind == DBM_PURGE_FREE) {     /* no record: the segment's pages go */
+			undo_page_free(db, op[i].arg);
+			continue;
+		}
 		rc = op[i].kind == DBM_PURGE_SEC ? dbm_sec_op(w, db, op[i].sec, op[i].arg, -1, op[i].redo)
 						 : dbm_page(w, db, op[i].arg, 0, op[i].redo);
 		emu_count(w, DBM_C_PURGED, 1);
+		done++;
 	}
-	if (!rc && db->purge_ns) {
-		dbm_cpu(w, db, n * db->purge_ns);
-		emu_count(w, DBM_C_PURGE_CPU_US, n * db->purge_ns / 1000);
+	if (!rc && db->purge_ns && done) {
+		dbm_cpu(w, db, done * db->purge_ns);
+		emu_count(w, DBM_C_PURGE_CPU_US, done * db->purge_ns / 1000);
 	}
 	return rc < 0 ? rc : 0;
 }

@@ -40,6 +40,7 @@
 #include "dbm_pool.h"
 #include "dbm_sec.h"
 #include "dbm_tree.h"
+#include "dbm_undo.h"
 
 enum dbm_model { DBM_INNODB, DBM_POSTGRES };
 
@@ -165,10 +166,10 @@ enum dbm_page_flags {
  * back): reset DB_TRX_ID in a clustered-index record's page, or remove a
  * delete-marked secondary-index entry.
  */
-enum dbm_purge_kind { DBM_PURGE_PAGE, DBM_PURGE_SEC };
+enum dbm_purge_kind { DBM_PURGE_PAGE, DBM_PURGE_SEC, DBM_PURGE_FREE };
 struct dbm_purge_op {
 	struct dbm_sec *sec;    /* DBM_PURGE_SEC: the index */
-	uint64_t arg;           /* the page, or the entry's rank */
+	uint64_t arg;           /* the page (DBM_PURGE_FREE: an undo page to free), or the entry's rank */
 	uint32_t redo;
 	uint32_t kind;          /* enum dbm_purge_kind */
 	uint32_t t_ms;          /* when its transaction committed (ms, the model's clock) */
@@ -179,7 +180,7 @@ struct dbm_purge_op {
 struct dbm_txn {
 	bool wrote;             /* generated redo: its commit must be made durable */
 	uint64_t undo_bytes;
-	uint64_t undo_page;     /* the last undo page it wrote (purge reads it back) */
+	struct dbm_undo_log undo;       /* innodb: its undo log (purge reads back the last page) */
 	unsigned npurge;
 	struct dbm_purge_op purge[DBM_TXN_PURGE];
 };
@@ -220,7 +221,8 @@ struct dbm {
 	uint32_t frames, scan_depth, user_scan, batch;
 	uint64_t log_capacity, af_lwm, async_age, max_age;      /* innodb */
 	uint64_t ckpt_wal, ckpt_timeout_ns;                     /* postgres */
-	uint64_t undo_first, undo_pages, rseg_first;            /* innodb undo */
+	struct dbm_undo undo;           /* innodb: the undo pages (dbm_undo.h) */
+	uint64_t rseg_first;            /* innodb: the rollback segments' header pages */
 	uint32_t purge_lag_ms;          /* innodb: purge's mean lag behind the commits */
 	uint64_t purge_ns;              /* innodb: purge's CPU a record (0: none burnt) */
 
@@ -242,7 +244,6 @@ struct dbm {
 	bool *space_hdr;                /* its first DBM_SPACE_HDR pages are its header pages */
 	uint32_t nspaces, space_cap;
 	atomic_bool *space_unsynced;    /* [space]: pages written since its last fsync */
-	_Atomic uint64_t undo_pos;
 	_Atomic uint32_t epoch;         /* postgres: checkpoints begun (full-page images) */
 	struct dbm_cpus cpuq;           /* the CPUs this process may run on, as a run queue */
 	_Atomic uint32_t off_cpu;       /* foreground workers in an I/O, a wait or a round trip */
@@ -431,10 +432,11 @@ int dbm_path(struct emu_worker *w, struct dbm *db, const struct dbm_tree *t, uin
 	     unsigned flags, uint32_t redo);
 
 /*
- * InnoDB: write @bytes of undo log for a row change of @t (the undo page it
- * lands on is modified; redo follows). No-op for postgres.
+ * InnoDB: an undo record of @rec bytes for a row change of @t, on its undo
+ * log's page (dbm_undo.h), modified with @redo bytes of redo. No-op for
+ * postgres.
  */
-int dbm_undo(struct emu_worker *w, struct dbm *db, struct dbm_txn *t, uint32_t bytes);
+int dbm_undo(struct emu_worker *w, struct dbm *db, struct dbm_txn *t, uint32_t rec, uint32_t redo);
 
 /*
  * InnoDB: after @t commits, purge will modify @page with @redo bytes of redo

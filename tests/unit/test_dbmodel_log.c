@@ -333,7 +333,7 @@ static void data_fsyncs_per_space(void)
 	struct dbm *db = &h->db;
 	CHECK(db->nspaces == 4, "three tablespaces and the system one: %u", db->nspaces);
 	CHECK(dbm_space_of(db, 0) == 0 && dbm_space_of(db, 99) == 0 && dbm_space_of(db, 100) == 1 &&
-	      dbm_space_of(db, 299) == 2 && dbm_space_of(db, db->undo_first) == 3 &&
+	      dbm_space_of(db, 299) == 2 && dbm_space_of(db, db->undo.first) == 3 &&
 	      dbm_space_of(db, db->pages - 1) == 3, "pages map to their tablespaces");
 	CHECK(write_pages(h, (const uint64_t[]){ 5, 7, 250 }, 3, false) == 0, "three pages written");
 	CHECK(cleaner_round(h) == 0, "cleaner round");
@@ -363,8 +363,8 @@ static void undo_rseg_writes_counted(void)
 	if (!h)
 		return;
 	struct dbm *db = &h->db;
-	uint64_t u = db->undo_first, r = db->rseg_first;
-	CHECK(dbm_undo_page(db, u) && dbm_undo_page(db, u + db->undo_pages - 1) &&
+	uint64_t u = db->undo.first, r = db->rseg_first;
+	CHECK(dbm_undo_page(db, u) && dbm_undo_page(db, u + db->undo.pages - 1) &&
 	      !dbm_undo_page(db, u - 1) && !dbm_undo_page(db, r) && dbm_rseg_page(db, r) &&
 	      dbm_rseg_page(db, r + 127) && !dbm_rseg_page(db, r + 128) && !dbm_rseg_page(db, 5),
 	      "the undo area and the 128 rollback-segment headers");
@@ -468,7 +468,7 @@ static void purge_delay(void)
 	struct emu_worker *w = &h->w[0].pub, *bg = &h->w[1].pub;
 	struct dbm_txn a = { 0 }, b = { 0 };
 	db->purge_ns = 5000;
-	CHECK(dbm_page(w, db, 5, DBM_CREATE, 100) == 0 && dbm_undo(w, db, &a, 100) == 0, "a row change");
+	CHECK(dbm_page(w, db, 5, DBM_CREATE, 100) == 0 && dbm_undo(w, db, &a, 100, 100) == 0, "a row change");
 	dbm_purge_page(db, &a, 5, 20);
 	uint64_t t0 = emu_now();
 	CHECK(dbm_commit(w, db, &a) == 0, "commit");
@@ -478,7 +478,7 @@ static void purge_delay(void)
 		CHECK(h->w[1].counters[DBM_C_PURGED] == 0, "nothing purged at once: %llu",
 		      (unsigned long long)h->w[1].counters[DBM_C_PURGED]);
 	nanosleep(&(struct timespec){ .tv_nsec = 320000000 }, NULL);
-	CHECK(dbm_page(w, db, 6, DBM_CREATE, 100) == 0 && dbm_undo(w, db, &b, 100) == 0, "another");
+	CHECK(dbm_page(w, db, 6, DBM_CREATE, 100) == 0 && dbm_undo(w, db, &b, 100, 100) == 0, "another");
 	dbm_purge_page(db, &b, 6, 20);
 	CHECK(dbm_commit(w, db, &b) == 0, "its commit, 0.32 s later");
 	CHECK(dbm_bg_step(bg, db) == 0, "purge round");
@@ -726,6 +726,70 @@ static void space_headers_changed(void)
 	      "its three header pages changed, the first tablespace's not");
 	CHECK(sum(h, DBM_C_LOG_BYTES) - bytes == 100, "under the creating change's redo (%llu bytes)",
 	      (unsigned long long)(sum(h, DBM_C_LOG_BYTES) - bytes));
+	harness_release(h);
+	free(h);
+}
+
+/* @page's frame: its oldest change (0: clean or not resident), freed or not. */
+static uint64_t page_oldest(struct harness *h, uint64_t page, bool *freed)
+{
+	pthread_mutex_lock(&h->db.pool_mx);
+	uint32_t fi = dbm_pool_lookup(&h->db.pool, page);
+	uint64_t lsn = fi != DBM_NIL && h->db.pool.f[fi].dirty ? h->db.pool.f[fi].oldest_lsn : 0;
+	*freed = fi != DBM_NIL && h->db.pool.f[fi].freed;
+	pthread_mutex_unlock(&h->db.pool_mx);
+	return lsn;
+}
+
+/* One transaction of @rec bytes of undo on rollback segment 0, committed. */
+static int undo_txn(struct harness *h, uint32_t rec)
+{
+	struct dbm_txn t = { 0 };
+
+	atomic_store(&h->db.undo.next_rseg, 0);
+	int rc = dbm_undo(&h->w[0].pub, &h->db, &t, rec, 100);
+	return rc ? rc : dbm_commit(&h->w[0].pub, &h->db, &t);
+}
+
+/*
+ * InnoDB's undo pages (dbm_undo.h) in the pool: a rollback segment's cached
+ * page is reused by its next transaction and stays dirty across the reuse,
+ * its oldest change kept (MariaDB wrote one undo page a rollback segment in
+ * a 15 s point); a log that leaves its page over 3/4 full retires it, and
+ * purge frees it: dropped from the pool unwritten, and the next new undo
+ * page, a created one, with the dirty state it had.
+ */
+static void undo_pages_cached_then_freed(void)
+{
+	struct harness *h = harness_new(DBM_INNODB, 16 << 20, 1);
+
+	if (!h)
+		return;
+	struct dbm *db = &h->db;
+	struct emu_worker *bg = &h->w[1].pub;
+	bool freed;
+	CHECK(undo_txn(h, 200) == 0, "a transaction with 200 bytes of undo");
+	uint64_t p = db->undo.first + db->undo.rseg[0].page[0], first = page_oldest(h, p, &freed);
+	CHECK(db->undo.rseg[0].n == 1 && first != 0 && !freed,
+	      "its page, dirty, cached for rollback segment 0 (%u cached)", db->undo.rseg[0].n);
+	uint64_t created = sum(h, DBM_C_CREATED);
+	CHECK(undo_txn(h, 200) == 0 && db->undo.rseg[0].n == 1 &&
+	      db->undo.first + db->undo.rseg[0].page[0] == p && sum(h, DBM_C_CREATED) == created,
+	      "the segment's next transaction reuses the page, nothing created");
+	CHECK(page_oldest(h, p, &freed) == first, "the page keeps its oldest change across the reuse");
+	CHECK(undo_txn(h, 13000) == 0 && db->undo.rseg[0].n == 0,
+	      "a log that leaves the page over 3/4 full: not cached again");
+	uint32_t ms = 2 * db->purge_lag_ms + 50;        /* the history old enough for a purge batch */
+	nanosleep(&(struct timespec){ .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L }, NULL);
+	for (int i = 0; i < 3; i++)
+		CHECK(dbm_bg_step(bg, db) == 0, "purge round");
+	CHECK(page_oldest(h, p, &freed) == first && freed,
+	      "purge has freed it: still dirty in the pool, marked freed");
+	CHECK(undo_txn(h, 200) == 0 && sum(h, DBM_C_CREATED) == created + 1,
+	      "the next new undo page is a created one");
+	CHECK(db->undo.first + db->undo.rseg[0].page[0] == p && page_oldest(h, p, &freed) == first && !freed,
+	      "the page freed last, taken again with its oldest change");
+	CHECK(sum(h, DBM_C_UNDO_WRITTEN) == 0, "no undo page written meanwhile");
 	harness_release(h);
 	free(h);
 }
@@ -994,6 +1058,7 @@ int main(void)
 	RUN(log_space_stall);
 	RUN(data_fsyncs_per_space);
 	RUN(undo_rseg_writes_counted);
+	RUN(undo_pages_cached_then_freed);
 	RUN(cleaner_async_window);
 	RUN(cleaner_waits_after_lru);
 	RUN(lru_neighbors_with_their_page);
