@@ -188,11 +188,11 @@ bench: $(BIN)
 # pass builds the -O2 binary with -Werror and runs the unit tests against it.
 
 # Two tests at a time (tests/run.sh JOBS): most of a test's time is appio
-# running for a set time, so two share the two cores; the tests that use loop
-# devices, cgroups or the machine's I/O counters still run alone.
+# running for a set time, so two share the two cores; the tests that count
+# what a block device did still run alone.
 CHECK_JOBS ?= 2
 # the longest of them start first, so that the short ones fill the end
-CHECK_FIRST := t0650 t1100 t0500 t0510 t0200 t0610 t0700
+CHECK_FIRST := t0650 t0620 t1100 t0500 t0510 t0200 t0610 t0700
 
 # Each pass says how long it took (its build included), so that the one that
 # grows shows.

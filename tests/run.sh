@@ -16,17 +16,19 @@
 #             start first, in that order, after SERIAL_TESTS (with JOBS > 1,
 #             the long ones first leave short ones to fill the end)
 #   JOBS      tests run at a time (default 1); those of SERIAL_TESTS (default:
-#             the ones that attach loop devices, make cgroups or count the
-#             machine's I/O) always run alone. The tests that start database
-#             servers need not: scripts/db-start.sh picks a free port and
-#             starts the server under one lock; nor the MPI test, whose ranks
-#             share memory only among themselves
+#             the two that count what a block device did, t0400 and t0920)
+#             always run alone. The drive-ranking test (t0620) need not: its
+#             drives are loop devices over a tmpfs file, throttled by cgroups
+#             of its own, and it does no I/O on the disk the others count on.
+#             Nor the tests that start database servers: scripts/db-start.sh
+#             picks a free port and starts the server under one lock; nor the
+#             MPI test, whose ranks share memory only among themselves
 set -u
 cd "$(dirname "$0")/.." || exit 1
 export APPIO="${APPIO:-$PWD/appio}"
 UNIT_DIR="${UNIT_DIR:-$PWD/build/tests}"
 JOBS=${JOBS:-1}
-SERIAL_TESTS=${SERIAL_TESTS-t0400 t0620 t0920}
+SERIAL_TESTS=${SERIAL_TESTS-t0400 t0920}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -119,8 +121,7 @@ show_finished() {
 	done
 }
 
-# JOBS tests at a time; a test of SERIAL_TESTS (loop devices, cgroups, the
-# machine's I/O counters) runs alone.
+# JOBS tests at a time; a test of SERIAL_TESTS (a device's I/O counted) runs alone.
 for i in "${!names[@]}"; do
 	name=${names[$i]}
 	if [ -n "${ONLY:-}" ] && ! matches "$name" "$ONLY"; then
