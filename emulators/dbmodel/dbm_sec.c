@@ -11,6 +11,8 @@
 #include "dbm_sec.h"
 
 #define MAX_BUCKETS (1u << 22)  /* per index: bounds the memory whatever the row count */
+#define SEC_EXTENT 64           /* pages an extent (FSP_EXTENT_SIZE, 16 KiB pages) */
+#define SEC_FILLFACTOR 8        /* FSEG_FILLFACTOR */
 
 static uint64_t slot_page(const struct dbm_sec *s, uint32_t slot)
 {
@@ -69,6 +71,13 @@ int dbm_sec_init(struct dbm_sec *s, uint64_t keys, uint32_t cap, uint32_t load, 
 	s->free_slot = xmalloc(s->maxslots * sizeof(*s->free_slot));
 	s->nfree = 0;
 	s->nslots = leaves;
+	/* what the bulk load leaves the segment (MariaDB 10.11, 8 x 250,000 rows:
+	   289 pages for 208 leaves and a root): 32 fragment pages, whole
+	   extents, and one extent more */
+	s->reserved = leaves <= 32 ? leaves
+				   : 32 + (leaves - 32 + SEC_EXTENT - 1) / SEC_EXTENT * SEC_EXTENT + SEC_EXTENT;
+	if (s->reserved > s->maxslots)
+		s->reserved = s->maxslots;
 	/* a sorted bulk load: leaves in key order, full, the last one with the
 	   rest; a random one: counts spread as above (a golden-ratio sequence,
 	   so neighbours differ), each leaf owning buckets for its share of the
@@ -166,34 +175,95 @@ static bool must_split(const struct dbm_sec *s, const struct dbm_sec_leaf *lf)
 	return !free || (lf->garbage && !heap_room(s, lf) && free < s->cap / 32);
 }
 
-/* Take free slot number @i of the list (oldest first). */
+/* Take free slot number @i of the list. */
 static uint32_t take_free(struct dbm_sec *s, uint32_t i)
 {
 	uint32_t slot = s->free_slot[i];
 
-	memmove(&s->free_slot[i], &s->free_slot[i + 1], (--s->nfree - i) * sizeof(*s->free_slot));
+	s->free_slot[i] = s->free_slot[--s->nfree];
 	return slot;
 }
 
-/*
- * The page for a split of leaf @lf, as fseg_alloc_free_page_low() picks it
- * from the hint next to the leaf: the page of the leaf @lf absorbed last if
- * it is still free (a split where a merge was reuses the page it freed, and
- * its frame, still in the pool); else a page not used yet (the segment's
- * free extents); else the page freed longest ago. UINT32_MAX: none.
- */
-static uint32_t split_slot(struct dbm_sec *s, struct dbm_sec_leaf *lf)
+/* The slot whose leaf page is @page; UINT32_MAX: not a leaf's page. */
+static uint32_t page_slot(const struct dbm_sec *s, uint64_t page)
 {
-	uint32_t a = lf->absorbed;
+	uint64_t base = s->geo.level_base[s->geo.depth - 1];
 
-	lf->absorbed = 0;
-	if (a && !s->leaf[a - 1].nb)
+	if (page >= base && page - base < s->geo.leaves)
+		return (uint32_t)(page - base);
+	if (page >= s->extra_first && page - s->extra_first < s->extra_pages)
+		return (uint32_t)(s->geo.leaves + (page - s->extra_first));
+	return UINT32_MAX;
+}
+
+/* The segment takes a new extent: pages not used yet. */
+static void add_extent(struct dbm_sec *s)
+{
+	s->reserved = s->reserved + SEC_EXTENT < s->maxslots ? s->reserved + SEC_EXTENT : s->maxslots;
+}
+
+/*
+ * The page for a split of leaf @l, as fseg_alloc_free_page_low() picks it
+ * from the hint, the page after the leaf's:
+ *  1. the hint itself if it is free (a split where a merge freed the next
+ *     page takes it back, and its frame if still in the pool);
+ *  3. when less than 1/8 of the pages the segment holds are free
+ *     (FSEG_FILLFACTOR), a new extent, its first page;
+ *  4. else a free page of the hint's extent, the first from the hint on;
+ *  5. else the segment's first free page (its first extent not full; the
+ *     list's order taken as the pages' order).
+ * So a freed page waits for a split that reaches it by its place in the
+ * file, not the next one: its frame most often waits for a flush or the
+ * LRU's tail to release it. UINT32_MAX: no page left.
+ */
+static uint32_t split_slot(struct dbm_sec *s, uint32_t l)
+{
+	uint64_t hint = slot_page(s, l) + 1;
+	uint32_t h = page_slot(s, hint);
+	bool fresh = s->nslots < s->reserved;
+
+	if (h != UINT32_MAX) {
+		if (fresh && h == s->nslots)
+			return s->nslots++;
 		for (uint32_t i = 0; i < s->nfree; i++)
-			if (s->free_slot[i] == a - 1)
+			if (s->free_slot[i] == h)
 				return take_free(s, i);
-	if (s->nslots < s->maxslots)
+	}
+	if ((s->nfree + (s->reserved - s->nslots)) * SEC_FILLFACTOR < s->reserved &&
+	    s->reserved < s->maxslots) {
+		add_extent(s);
 		return s->nslots++;
-	return s->nfree ? take_free(s, 0) : UINT32_MAX;
+	}
+	uint64_t ext = hint - hint % SEC_EXTENT, best = UINT64_MAX, low = UINT64_MAX;
+	uint32_t bi = UINT32_MAX, li = UINT32_MAX;
+	for (uint32_t i = 0; i <= s->nfree; i++) {
+		uint64_t pg;
+		if (i < s->nfree)
+			pg = slot_page(s, s->free_slot[i]);
+		else if (fresh)
+			pg = slot_page(s, s->nslots);
+		else
+			break;
+		/* from the hint on, wrapping round the extent */
+		uint64_t d = pg >= ext && pg < ext + SEC_EXTENT ? (pg - hint + SEC_EXTENT) % SEC_EXTENT
+								 : UINT64_MAX;
+		if (d < best) {
+			best = d;
+			bi = i;
+		}
+		if (pg < low) {
+			low = pg;
+			li = i;
+		}
+	}
+	uint32_t i = bi != UINT32_MAX ? bi : li;
+	if (i == UINT32_MAX) {          /* 7. none free: a new extent */
+		if (s->nslots == s->maxslots)
+			return UINT32_MAX;
+		add_extent(s);
+		return s->nslots++;
+	}
+	return i < s->nfree ? take_free(s, i) : s->nslots++;
 }
 
 /* Split leaf @l where half of its entries lie; false when it cannot. The
@@ -203,7 +273,7 @@ static bool split(struct dbm_sec *s, uint32_t l, struct dbm_sec_change *c)
 	struct dbm_sec_leaf *lf = &s->leaf[l];
 	uint32_t slot, sum = 0, m = lf->first;
 
-	if (lf->nb < 2 || (slot = split_slot(s, lf)) == UINT32_MAX)
+	if (lf->nb < 2 || (slot = split_slot(s, l)) == UINT32_MAX)
 		return false;
 	while (m < lf->first + lf->nb - 1 && (sum + s->cnt[m] <= lf->count / 2 || m == lf->first))
 		sum += s->cnt[m++];
@@ -252,7 +322,6 @@ static void merge(struct dbm_sec *s, uint32_t l, struct dbm_sec_change *c)
 	c->other = slot_page(s, sib);
 	c->moved = lf->count;
 	*lf = (struct dbm_sec_leaf){ 0 };
-	sl->absorbed = l + 1;
 	s->free_slot[s->nfree++] = l;
 }
 

@@ -264,10 +264,44 @@ static bool sec_consistent(const struct dbm_sec *s, uint64_t *entries, uint32_t 
 }
 
 /*
+ * Merge leaf @l of a bulk load of full 100-entry leaves into its left
+ * neighbour: that one halved first, then @l emptied until both fit one
+ * page. Returns @l's page, freed (0: no such merge).
+ */
+static uint64_t sec_free_leaf(struct dbm_sec *s, uint32_t l)
+{
+	struct dbm_sec_change c = { 0 };
+	uint64_t page = dbm_sec_leaf(s, l * 100);
+
+	for (uint32_t i = 0; i < 50; i++)
+		dbm_sec_change(s, (l - 1) * 100 + i, -1, &c);
+	for (uint32_t i = 0; i < 100; i++) {
+		dbm_sec_change(s, l * 100 + i, -1, &c);
+		if (c.event != DBM_SEC_NONE)
+			break;
+	}
+	return c.event == DBM_SEC_MERGE && c.leaf == page ? page : 0;
+}
+
+/* Insert at @rank until its leaf splits: the new leaf's page (0: none). */
+static uint64_t sec_split_at(struct dbm_sec *s, uint64_t rank)
+{
+	struct dbm_sec_change c = { 0 };
+
+	for (int i = 0; i < 200 && c.event != DBM_SEC_SPLIT; i++)
+		dbm_sec_change(s, rank, 1, &c);
+	return c.event == DBM_SEC_SPLIT ? c.other : 0;
+}
+
+/*
  * The splitting index: a bulk load of full leaves; an insert into a full
  * leaf splits it in halves (a new page); deletes that leave it under the
- * merge limit merge it into a sibling that can take it (its page freed, then
- * reused by the next split); counts stay consistent through random churn.
+ * merge limit merge it into a sibling that can take it (its page freed).
+ * A split's page is picked as fseg_alloc_free_page_low() picks it from the
+ * hint, the page after the splitting leaf's: the hint if free, else a free
+ * page of the hint's extent, else the segment's first free page; a new
+ * extent when under 1/8 of the segment is free. Counts stay consistent
+ * through random churn.
  */
 static void sec_split_merge(void)
 {
@@ -279,11 +313,16 @@ static void sec_split_merge(void)
 	CHECK(dbm_sec_init(&s, 10000, 100, 0, 52, 50, 1000) == 0, "init");
 	CHECK(s.geo.leaves == 100 && sec_consistent(&s, &n, &leaves) && n == 10000 && leaves == 100,
 	      "bulk load: 100 full leaves of 100 (%llu entries, %u leaves)", (unsigned long long)n, leaves);
+	uint64_t base = s.geo.level_base[s.geo.depth - 1];
+	CHECK(base == 1003 && s.extra_first == 1103,
+	      "the test's layout: leaves on pages 1003-1102 (%llu on), split pages from 1103 (%llu)",
+	      (unsigned long long)base, (unsigned long long)s.extra_first);
 	uint64_t leaf7 = dbm_sec_leaf(&s, 750);
-	CHECK(leaf7 == s.geo.level_base[s.geo.depth - 1] + 7, "rank 750 is in the 8th leaf");
+	CHECK(leaf7 == base + 7, "rank 750 is in the 8th leaf");
 	dbm_sec_change(&s, 750, 1, &c);
-	CHECK(c.event == DBM_SEC_SPLIT && c.leaf == leaf7 && c.other >= s.extra_first &&
-	      c.moved >= 45 && c.moved <= 56, "insert into a full leaf splits it (%u moved)", c.moved);
+	CHECK(c.event == DBM_SEC_SPLIT && c.leaf == leaf7 && c.other == s.extra_first &&
+	      c.moved >= 45 && c.moved <= 56,
+	      "insert into a full leaf splits it (%u moved) into the first page not used yet", c.moved);
 	CHECK(dbm_sec_leaf(&s, 799) == c.other && dbm_sec_leaf(&s, 700) == leaf7,
 	      "the upper half of its keys now map to the new leaf");
 	uint64_t split_page = c.other;
@@ -295,28 +334,49 @@ static void sec_split_merge(void)
 	CHECK(merges == 1 && c.leaf == leaf7 && c.other == split_page,
 	      "a half leaf under the limit merges into its sibling");
 	CHECK(dbm_sec_leaf(&s, 700) == split_page, "its keys map to the sibling");
-	dbm_sec_change(&s, 7100 % 10000, 1, &c);
-	CHECK(c.event == DBM_SEC_SPLIT && c.other != leaf7 && c.other > split_page,
-	      "a split elsewhere takes a page not used yet");
-	for (int i = 0; i < 200; i++) {
-		dbm_sec_change(&s, 750, 1, &c);
-		if (c.event == DBM_SEC_SPLIT)
-			break;
+	/* leaf 71, page 1074: no free page in its hint's extent (pages 1024-1087) */
+	CHECK(sec_split_at(&s, 7150) == leaf7,
+	      "a split whose hint's extent has no free page takes the segment's first: the freed one");
+	/* 1: the page after the leaf's, freed by a merge, is the hint */
+	uint64_t p31 = sec_free_leaf(&s, 31);
+	CHECK(p31 == base + 31, "leaf 31 merged into leaf 30, its page freed");
+	CHECK(sec_split_at(&s, 3050) == p31, "leaf 30's split takes the page after its own back");
+	/* 4: a free page of the hint's extent before a lower one elsewhere */
+	uint64_t p12 = sec_free_leaf(&s, 12), p61 = sec_free_leaf(&s, 61);
+	CHECK(p12 == base + 12 && p61 == base + 61, "leaves 12 and 61 freed");
+	CHECK(sec_split_at(&s, 5050) == p61,
+	      "leaf 50's split takes the free page of its hint's extent (61), not the lower 12");
+	CHECK(sec_split_at(&s, 9050) == s.extra_first + 1,
+	      "leaf 90's, a page not used yet of its own extent: the freed page 12 waits");
+	CHECK(sec_split_at(&s, 2050) == p12, "leaf 20's takes it: the segment's first free page");
+	dbm_sec_release(&s);
+
+	/* 3: a segment short of free pages takes a new extent */
+	CHECK(dbm_sec_init(&s, 30000, 100, 0, 52, 50, 1000) == 0, "init 300 leaves");
+	uint32_t reserved = s.reserved, split_n = 0, free_before = 0;
+	bool early = false;
+	CHECK(reserved == 32 + 5 * 64 + 64, "the bulk load's segment: %u pages", reserved);
+	while (s.reserved == reserved && split_n < 200) {
+		free_before = s.reserved - s.nslots + s.nfree;
+		CHECK(sec_split_at(&s, (uint64_t)(split_n * 97 % 300) * 100 + 50) != 0, "split %u", split_n);
+		split_n++;
+		early |= s.reserved != reserved && free_before * 8 >= reserved;
 	}
-	CHECK(c.event == DBM_SEC_SPLIT && c.leaf == split_page && c.other == leaf7,
-	      "the leaf that absorbed the freed page takes it back when it splits");
+	CHECK(s.reserved == reserved + 64 && free_before == (reserved - 1) / 8 && !early,
+	      "a new extent as soon as under 1/8 free, not before (%u splits, %u free before the last)",
+	      split_n, free_before);
 
 	struct rng r;
 	unsigned splits = 0, nmerges = 0;
 	rng_seed(&r, 7, 1);
 	for (int i = 0; i < 200000; i++) {
 		int d = rng_below(&r, 2) ? 1 : -1;
-		dbm_sec_change(&s, rng_below(&r, 10000), d, &c);
+		dbm_sec_change(&s, rng_below(&r, (uint32_t)s.keys), d, &c);
 		splits += c.event == DBM_SEC_SPLIT;
 		nmerges += c.event == DBM_SEC_MERGE;
 	}
 	bool ok = sec_consistent(&s, &n, &leaves);
-	CHECK(ok && leaves > 100 && leaves <= s.maxslots, "consistent after churn: %u leaves", leaves);
+	CHECK(ok && leaves > 300 && leaves <= s.maxslots, "consistent after churn: %u leaves", leaves);
 	CHECK(splits > 100 && nmerges > 100, "churn splits and merges: %u, %u", splits, nmerges);
 	uint32_t over = 0;
 	for (uint32_t l = 0; l < s.nslots; l++)
