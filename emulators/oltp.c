@@ -699,7 +699,7 @@ static int pg_update(struct emu_worker *w, struct oltp_run *r, struct oltp_table
 	rc = row_fetch(w, r, t, row, same ? r->cost->upd_same : r->cost->upd_old, &last);
 	if (!rc && !same)
 		rc = heap_append(w, r, t, row, r->cost->upd_new);
-	dbm_heap_dead(&t->hs, page);
+	dbm_heap_dead(&t->hs, page, same && !k_changed);
 	if (!rc && (k_changed || !same)) {
 		rc = dbm_path(w, &r->db, &t->pk, row, 0, r->cost->k_idx);
 		if (!rc)
@@ -723,7 +723,7 @@ static int pg_delete_insert(struct emu_worker *w, struct oltp_run *r, struct olt
 		rc = row_fetch(w, r, t, row, r->cost->del, &last);
 	if (rc)
 		return rc;
-	dbm_heap_dead(&t->hs, last);
+	dbm_heap_dead(&t->hs, last, false);
 	rc = heap_append(w, r, t, row, r->cost->heap_ins);
 	atomic_fetch_add_explicit(&t->inserted, 1, memory_order_relaxed);
 	if (!rc)

@@ -7,6 +7,12 @@
 #include "dbm_heap.h"
 
 #define NIB 15u
+/* a page's state word: dead tuples not pruned (bits 0-3), tuples' worth of
+   room (4-7), how many of those dead are not HOT versions (8-11), and the
+   LP_DEAD items a prune left for VACUUM (12-15) */
+#define ROOM(v) (((v) >> 4) & NIB)
+#define NONHOT(v) (((v) >> 8) & NIB)
+#define LPDEAD(v) ((v) >> 12)
 /* heap_page_prune_opt() prunes only a page less than 10% free (819 of 8,192
    bytes): three tuples' room (3 x 220 + the load's 28 spare) is, four are not */
 #define PRUNE_ROOM 4u
@@ -34,12 +40,13 @@ void dbm_heap_release(struct dbm_heap *h)
 	free((void *)h->st);
 	free((void *)h->changed);
 	free((void *)h->loc);
-	h->st = h->changed = NULL;
+	h->st = NULL;
+	h->changed = NULL;
 	h->loc = NULL;
 	h->npages = 0;
 }
 
-static _Atomic uint8_t *slot(struct dbm_heap *h, uint64_t page)
+static _Atomic uint16_t *slot(struct dbm_heap *h, uint64_t page)
 {
 	return h->st && page >= h->first && page - h->first < h->npages ? &h->st[page - h->first]
 									: NULL;
@@ -53,63 +60,69 @@ static void mark_changed(struct dbm_heap *h, uint64_t page)
 		atomic_store_explicit(c, 1, memory_order_relaxed);
 }
 
+/*
+ * A prune frees the dead tuples' space. A HOT version it removes is gone;
+ * a non-HOT one (an index entry points at it) leaves an LP_DEAD item that
+ * only VACUUM frees: n_dead_tup is lowered by the HOT ones alone
+ * (heap_page_prune_opt(): ndeleted - nnewlpdead, PostgreSQL 14+).
+ */
 bool dbm_heap_read(struct dbm_heap *h, uint64_t page)
 {
-	_Atomic uint8_t *s = slot(h, page);
+	_Atomic uint16_t *s = slot(h, page);
 	if (!s)
 		return false;
-	uint8_t v = atomic_load_explicit(s, memory_order_relaxed), nv;
+	uint16_t v = atomic_load_explicit(s, memory_order_relaxed), nv;
 	do {
-		unsigned dead = v & NIB, room = v >> 4;
+		unsigned dead = v & NIB, room = ROOM(v), lp = LPDEAD(v) + NONHOT(v);
 		if (!dead || room >= PRUNE_ROOM)
 			return false;
 		room = room + dead > NIB ? NIB : room + dead;
-		nv = (uint8_t)(room << 4);
+		nv = (uint16_t)(room << 4 | (lp > NIB ? NIB : lp) << 12);
 	} while (!atomic_compare_exchange_weak_explicit(s, &v, nv, memory_order_relaxed,
 							memory_order_relaxed));
-	atomic_fetch_sub_explicit(&h->n_dead, v & NIB, memory_order_relaxed);
+	atomic_fetch_sub_explicit(&h->n_dead, (v & NIB) - NONHOT(v), memory_order_relaxed);
 	return true;
 }
 
 bool dbm_heap_take_room(struct dbm_heap *h, uint64_t page)
 {
-	_Atomic uint8_t *s = slot(h, page);
+	_Atomic uint16_t *s = slot(h, page);
 	if (!s)
 		return false;
-	uint8_t v = atomic_load_explicit(s, memory_order_relaxed);
+	uint16_t v = atomic_load_explicit(s, memory_order_relaxed);
 	do {
-		if (!(v >> 4))
+		if (!ROOM(v))
 			return false;
-	} while (!atomic_compare_exchange_weak_explicit(s, &v, (uint8_t)(v - 16), memory_order_relaxed,
+	} while (!atomic_compare_exchange_weak_explicit(s, &v, (uint16_t)(v - 16), memory_order_relaxed,
 							memory_order_relaxed));
 	mark_changed(h, page);
 	return true;
 }
 
-void dbm_heap_dead(struct dbm_heap *h, uint64_t page)
+void dbm_heap_dead(struct dbm_heap *h, uint64_t page, bool hot)
 {
-	_Atomic uint8_t *s = slot(h, page);
+	_Atomic uint16_t *s = slot(h, page);
 	if (!s)
 		return;
 	atomic_fetch_add_explicit(&h->n_changed, 1, memory_order_relaxed);
 	mark_changed(h, page);
-	uint8_t v = atomic_load_explicit(s, memory_order_relaxed);
+	uint16_t v = atomic_load_explicit(s, memory_order_relaxed);
 	do {
 		if ((v & NIB) == NIB)
 			return;
-	} while (!atomic_compare_exchange_weak_explicit(s, &v, (uint8_t)(v + 1), memory_order_relaxed,
-							memory_order_relaxed));
+	} while (!atomic_compare_exchange_weak_explicit(s, &v, (uint16_t)(v + 1 + (hot ? 0 : 1u << 8)),
+							memory_order_relaxed, memory_order_relaxed));
 	atomic_fetch_add_explicit(&h->n_dead, 1, memory_order_relaxed);
 }
 
 void dbm_heap_fresh(struct dbm_heap *h, uint64_t page)
 {
-	_Atomic uint8_t *s = slot(h, page);
+	_Atomic uint16_t *s = slot(h, page);
 	if (!s)
 		return;
 	atomic_store_explicit(&h->changed[page - h->first], 0, memory_order_relaxed);
-	uint8_t v = atomic_exchange_explicit(s, 0, memory_order_relaxed);
-	atomic_fetch_sub_explicit(&h->n_dead, v & NIB, memory_order_relaxed);
+	uint16_t v = atomic_exchange_explicit(s, 0, memory_order_relaxed);
+	atomic_fetch_sub_explicit(&h->n_dead, (v & NIB) + LPDEAD(v), memory_order_relaxed);
 }
 
 bool dbm_heap_changed(const struct dbm_heap *h, uint64_t page)
@@ -120,21 +133,21 @@ bool dbm_heap_changed(const struct dbm_heap *h, uint64_t page)
 
 unsigned dbm_heap_vacuum(struct dbm_heap *h, uint64_t page, bool *changed)
 {
-	_Atomic uint8_t *s = slot(h, page);
+	_Atomic uint16_t *s = slot(h, page);
 	*changed = false;
 	if (!s)
 		return 0;
 	*changed = atomic_exchange_explicit(&h->changed[page - h->first], 0, memory_order_relaxed);
-	uint8_t v = atomic_load_explicit(s, memory_order_relaxed), nv;
+	uint16_t v = atomic_load_explicit(s, memory_order_relaxed), nv;
 	unsigned dead;
 	do {
-		unsigned room = v >> 4;
+		unsigned room = ROOM(v);
 		dead = v & NIB;
 		room = room + dead > NIB ? NIB : room + dead;
-		nv = (uint8_t)(room << 4);
+		nv = (uint16_t)(room << 4);
 	} while (!atomic_compare_exchange_weak_explicit(s, &v, nv, memory_order_relaxed,
 							memory_order_relaxed));
-	atomic_fetch_sub_explicit(&h->n_dead, dead, memory_order_relaxed);
+	atomic_fetch_sub_explicit(&h->n_dead, dead + LPDEAD(v), memory_order_relaxed);
 	return dead;
 }
 

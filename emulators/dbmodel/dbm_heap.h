@@ -22,9 +22,10 @@
  * all-visible: VACUUM will set its visibility-map bit and dirty it). The
  * heap starts vacuumed (dbm_vacuum.h). Pages outside the range are ignored
  * (no prune, no room). Thread-safe: atomic bytes a page, and the counts
- * autovacuum reads: the dead tuples not yet pruned or vacuumed (pg_stat's
- * n_dead_tup, which a prune lowers too: pgstat_update_heap_dead_tuples())
- * and the tuples updated or deleted since the start.
+ * autovacuum reads: the dead tuples not yet vacuumed (pg_stat's
+ * n_dead_tup, which a prune lowers by the HOT versions it removes:
+ * pgstat_update_heap_dead_tuples()) and the tuples updated or deleted
+ * since the start.
  */
 #ifndef APPIO_DBM_HEAP_H
 #define APPIO_DBM_HEAP_H
@@ -34,7 +35,7 @@
 #include <stdint.h>
 
 struct dbm_heap {
-	_Atomic uint8_t *st;            /* low nibble dead tuples, high nibble room */
+	_Atomic uint16_t *st;           /* per page: dead tuples, room, LP_DEAD items (dbm_heap.c) */
 	_Atomic uint8_t *changed;       /* 1: changed since the last vacuum of the page */
 	uint64_t first, npages;
 	_Atomic int64_t n_dead;         /* dead tuples on the pages, not pruned or vacuumed */
@@ -57,8 +58,10 @@ bool dbm_heap_read(struct dbm_heap *h, uint64_t page);
 /* An UPDATE's new version: true when it fits on @page (a tuple's room, taken). */
 bool dbm_heap_take_room(struct dbm_heap *h, uint64_t page);
 
-/* A change that leaves a dead tuple on @page (an UPDATE's old version, a DELETE). */
-void dbm_heap_dead(struct dbm_heap *h, uint64_t page);
+/* A change that leaves a dead tuple on @page (an UPDATE's old version, a
+   DELETE); @hot: the old version of a HOT update, which a prune removes
+   whole (the others leave an LP_DEAD item, counted dead until VACUUM). */
+void dbm_heap_dead(struct dbm_heap *h, uint64_t page, bool hot);
 
 /* @page begins again, empty (the model reuses the pages appended at the heap's end). */
 void dbm_heap_fresh(struct dbm_heap *h, uint64_t page);

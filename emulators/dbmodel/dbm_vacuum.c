@@ -154,14 +154,17 @@ static int ring_flush(struct emu_worker *w, struct dbm *db, struct dbm_vac *v)
 /*
  * VACUUM or ANALYZE uses @page: a hit in shared_buffers is used there, a miss
  * is read into the ring. @redo > 0 changes it (@image: a full-page image as
- * for any change; else none). Counts the cost.
+ * for any change; else none); @hit_only: only if it was in shared_buffers.
+ * Counts the cost.
  */
 static int use_page(struct emu_worker *w, struct dbm *db, struct dbm_vac *v, uint64_t page,
-		    uint32_t redo, bool image)
+		    uint32_t redo, bool image, bool hit_only)
 {
 	pthread_mutex_lock(&db->pool_mx);
 	bool hit = dbm_pool_lookup(&db->pool, page) != DBM_NIL;
 	pthread_mutex_unlock(&db->pool_mx);
+	if (hit_only && !hit)
+		redo = 0;
 	struct ring_buf *b = NULL;
 	for (unsigned i = 0; i < RING && !hit && !b; i++)
 		if (v->ring[i].page == page)
@@ -319,7 +322,7 @@ static int one_page(struct emu_worker *w, struct dbm *db, struct dbm_vac *v)
 			v->lp[v->nlp++] = page;
 		changed |= appended;
 		uint32_t redo = (dead ? REC_PRUNE + 2 * dead : 0) + (changed || dead ? REC_VISIBLE : 0);
-		return use_page(w, db, v, page, redo, dead > 0);
+		return use_page(w, db, v, page, redo, dead > 0, false);
 	}
 	case P_INDEX: {
 		if (j == 0) {
@@ -331,14 +334,16 @@ static int one_page(struct emu_worker *w, struct dbm *db, struct dbm_vac *v)
 		if (dirty)
 			v->leaf_acc -= 1;
 		uint64_t per_leaf = (v->chg_now - v->tab[v->cur].chg_at) / t->idx_pages[v->idx] + 1;
+		/* the entries that died are on the leaves the changes used: a leaf
+		   not in shared_buffers is one no change came to (none dirtied) */
 		return use_page(w, db, v, t->idx_first[v->idx] + j,
-				dirty ? REC_BTVACUUM + 2 * (uint32_t)per_leaf : 0, true);
+				dirty ? REC_BTVACUUM + 2 * (uint32_t)per_leaf : 0, true, true);
 	}
 	case P_HEAP2:
-		return use_page(w, db, v, v->lp[j], REC_VACUUM, true);
+		return use_page(w, db, v, v->lp[j], REC_VACUUM, true, false);
 	case P_ANALYZE: {
 		uint64_t n = v->total < ANALYZE_PAGES ? v->total : ANALYZE_PAGES;
-		return use_page(w, db, v, heap_page(v, t, j * v->total / n), 0, false);
+		return use_page(w, db, v, heap_page(v, t, j * v->total / n), 0, false, false);
 	}
 	}
 	return 0;

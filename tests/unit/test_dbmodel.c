@@ -701,39 +701,55 @@ static void mix(void)
 	}
 }
 
-/* A full heap page: no HOT room until a fetch prunes the dead tuples a change left. */
+/*
+ * A full heap page: no HOT room until a fetch prunes the dead tuples a
+ * change left. A prune removes a HOT version whole; a non-HOT one (an
+ * UPDATE that moved the row or changed k, a DELETE) leaves an LP_DEAD item
+ * that n_dead_tup counts until VACUUM (PostgreSQL 14+).
+ */
 static void heap_prune_room(void)
 {
 	struct dbm_heap h;
+	bool changed;
 
 	CHECK(dbm_heap_init(&h, 100, 10) == 0, "init");
 	CHECK(!dbm_heap_read(&h, 105), "a loaded page has nothing to prune");
 	CHECK(!dbm_heap_take_room(&h, 105), "nor room for a new version");
-	dbm_heap_dead(&h, 105);
-	dbm_heap_dead(&h, 105);
+	dbm_heap_dead(&h, 105, true);
+	dbm_heap_dead(&h, 105, true);
 	CHECK(!dbm_heap_take_room(&h, 105), "dead tuples are no room before a prune");
 	CHECK(!dbm_heap_read(&h, 104), "a neighbour is untouched");
 	CHECK(atomic_load(&h.n_dead) == 2 && atomic_load(&h.n_changed) == 2, "two dead tuples counted");
 	CHECK(dbm_heap_read(&h, 105), "the next fetch prunes");
 	CHECK(!dbm_heap_read(&h, 105), "once");
 	CHECK(atomic_load(&h.n_dead) == 0 && atomic_load(&h.n_changed) == 2,
-	      "a prune lowers the dead tuples (n_dead_tup), not the changes");
+	      "a prune of HOT versions lowers the dead tuples (n_dead_tup), not the changes");
 	CHECK(dbm_heap_take_room(&h, 105) && dbm_heap_take_room(&h, 105), "two tuples' room");
 	CHECK(!dbm_heap_take_room(&h, 105), "then none");
+	dbm_heap_dead(&h, 107, false);
+	dbm_heap_dead(&h, 107, false);
+	dbm_heap_dead(&h, 107, true);
+	CHECK(dbm_heap_read(&h, 107) && atomic_load(&h.n_dead) == 2,
+	      "a prune leaves the non-HOT ones counted as LP_DEAD items: %lld",
+	      (long long)atomic_load(&h.n_dead));
+	CHECK(dbm_heap_take_room(&h, 107) && dbm_heap_take_room(&h, 107) && dbm_heap_take_room(&h, 107) &&
+	      !dbm_heap_take_room(&h, 107), "their space is room all the same");
+	CHECK(dbm_heap_vacuum(&h, 107, &changed) == 0 && changed && atomic_load(&h.n_dead) == 0,
+	      "VACUUM frees the LP_DEAD items: none counted");
 	for (int i = 0; i < 40; i++)
-		dbm_heap_dead(&h, 109);
+		dbm_heap_dead(&h, 109, true);
 	CHECK(dbm_heap_read(&h, 109), "prune of many");
-	dbm_heap_dead(&h, 109);
+	dbm_heap_dead(&h, 109, true);
 	CHECK(!dbm_heap_read(&h, 109), "a page 10%% free or more is not pruned");
 	int n = 0;
 	while (dbm_heap_take_room(&h, 109))
 		n++;
 	CHECK(n == 15, "room counted to 15: %d", n);
 	CHECK(dbm_heap_read(&h, 109), "with the room used, the dead tuple left is pruned");
-	dbm_heap_dead(&h, 110);
+	dbm_heap_dead(&h, 110, false);
 	CHECK(!dbm_heap_read(&h, 110) && !dbm_heap_take_room(&h, 99), "pages outside are ignored");
-	dbm_heap_dead(&h, 108);
-	dbm_heap_dead(&h, 108);
+	dbm_heap_dead(&h, 108, false);
+	dbm_heap_dead(&h, 108, true);
 	int64_t dead = atomic_load(&h.n_dead);
 	dbm_heap_fresh(&h, 108);
 	CHECK(atomic_load(&h.n_dead) == dead - 2 && !dbm_heap_read(&h, 108) && !dbm_heap_take_room(&h, 108) &&
@@ -762,7 +778,7 @@ static void heap_rows_move(void)
 	for (int i = 2; i < 37; i++)
 		dbm_heap_row_move(&h, 1, &fresh);
 	CHECK(dbm_heap_row_move(&h, 2, &fresh) == 103 && fresh, "the next page when one is full");
-	dbm_heap_dead(&h, 102);
+	dbm_heap_dead(&h, 102, false);
 	for (int i = 1; i < 37; i++)
 		dbm_heap_row_move(&h, 3, &fresh);
 	int64_t dead = atomic_load(&h.n_dead);
