@@ -80,7 +80,9 @@ bool dbm_heap_read(struct dbm_heap *h, uint64_t page)
 		nv = (uint16_t)(room << 4 | (lp > NIB ? NIB : lp) << 12);
 	} while (!atomic_compare_exchange_weak_explicit(s, &v, nv, memory_order_relaxed,
 							memory_order_relaxed));
-	atomic_fetch_sub_explicit(&h->n_dead, (v & NIB) - NONHOT(v), memory_order_relaxed);
+	/* past the 15 items a page counts, the count forgets them now rather than never */
+	unsigned lp = LPDEAD(v) + NONHOT(v), over = lp > NIB ? lp - NIB : 0;
+	atomic_fetch_sub_explicit(&h->n_dead, (v & NIB) - NONHOT(v) + over, memory_order_relaxed);
 	return true;
 }
 

@@ -204,17 +204,18 @@ static void add_extent(struct dbm_sec *s)
 
 /*
  * The page for a split of leaf @l, as fseg_alloc_free_page_low() picks it
- * from the hint, the page after the leaf's:
+ * from the hint, the page after the leaf's (its steps' numbers; 2 and 6
+ * do not arise for a leaf of a segment past its fragment pages):
  *  1. the hint itself if it is free (a split where a merge freed the next
  *     page takes it back, and its frame if still in the pool);
  *  3. when less than 1/8 of the pages the segment holds are free
  *     (FSEG_FILLFACTOR), a new extent, its first page;
  *  4. else a free page of the hint's extent, the first from the hint on;
  *  5. else the segment's first free page (its first extent not full; the
- *     list's order taken as the pages' order).
- * So a freed page waits for a split that reaches it by its place in the
- * file, not the next one: its frame most often waits for a flush or the
- * LRU's tail to release it. UINT32_MAX: no page left.
+ *     list's order taken as the pages' order);
+ *  7. none free: a new extent.
+ * Which page a split takes decides which pages lie together in the file,
+ * and so what a flush takes along as neighbours. UINT32_MAX: no page left.
  */
 static uint32_t split_slot(struct dbm_sec *s, uint32_t l)
 {

@@ -736,6 +736,16 @@ static void heap_prune_room(void)
 	      !dbm_heap_take_room(&h, 107), "their space is room all the same");
 	CHECK(dbm_heap_vacuum(&h, 107, &changed) == 0 && changed && atomic_load(&h.n_dead) == 0,
 	      "VACUUM frees the LP_DEAD items: none counted");
+	for (int round = 0; round < 2; round++) {       /* 20 LP_DEAD items, 15 counted on the page */
+		for (int i = 0; i < 10; i++)
+			dbm_heap_dead(&h, 106, false);
+		CHECK(dbm_heap_read(&h, 106), "prune %d", round);
+		while (dbm_heap_take_room(&h, 106))
+			;
+	}
+	CHECK(dbm_heap_vacuum(&h, 106, &changed) == 0 && atomic_load(&h.n_dead) == 0,
+	      "more LP_DEAD items than a page counts: none left counted after VACUUM (%lld)",
+	      (long long)atomic_load(&h.n_dead));
 	for (int i = 0; i < 40; i++)
 		dbm_heap_dead(&h, 109, true);
 	CHECK(dbm_heap_read(&h, 109), "prune of many");
