@@ -7,12 +7,10 @@
 #include "dbm_heap.h"
 
 #define NIB 15u
-/* a page's state word: dead tuples not pruned (bits 0-3), tuples' worth of
-   room (4-7), how many of those dead are not HOT versions (8-11), and the
-   LP_DEAD items a prune left for VACUUM (12-15) */
+/* a page's state: dead tuples not pruned (bits 0-3), tuples' worth of
+   room (4-7), and how many of those dead are not HOT versions (8-11) */
 #define ROOM(v) (((v) >> 4) & NIB)
 #define NONHOT(v) (((v) >> 8) & NIB)
-#define LPDEAD(v) ((v) >> 12)
 /* heap_page_prune_opt() prunes only a page less than 10% free (819 of 8,192
    bytes): three tuples' room (3 x 220 + the load's 28 spare) is, four are not */
 #define PRUNE_ROOM 4u
@@ -64,7 +62,8 @@ static void mark_changed(struct dbm_heap *h, uint64_t page)
  * A prune frees the dead tuples' space. A HOT version it removes is gone;
  * a non-HOT one (an index entry points at it) leaves an LP_DEAD item that
  * only VACUUM frees: n_dead_tup is lowered by the HOT ones alone
- * (heap_page_prune_opt(): ndeleted - nnewlpdead, PostgreSQL 14+).
+ * (heap_page_prune_opt(): ndeleted - nnewlpdead, PostgreSQL 14+), the
+ * others stay counted until the table's VACUUM (dbm_heap_vacuumed()).
  */
 bool dbm_heap_read(struct dbm_heap *h, uint64_t page)
 {
@@ -73,16 +72,14 @@ bool dbm_heap_read(struct dbm_heap *h, uint64_t page)
 		return false;
 	uint16_t v = atomic_load_explicit(s, memory_order_relaxed), nv;
 	do {
-		unsigned dead = v & NIB, room = ROOM(v), lp = LPDEAD(v) + NONHOT(v);
+		unsigned dead = v & NIB, room = ROOM(v);
 		if (!dead || room >= PRUNE_ROOM)
 			return false;
 		room = room + dead > NIB ? NIB : room + dead;
-		nv = (uint16_t)(room << 4 | (lp > NIB ? NIB : lp) << 12);
+		nv = (uint16_t)(room << 4);
 	} while (!atomic_compare_exchange_weak_explicit(s, &v, nv, memory_order_relaxed,
 							memory_order_relaxed));
-	/* past the 15 items a page counts, the count forgets them now rather than never */
-	unsigned lp = LPDEAD(v) + NONHOT(v), over = lp > NIB ? lp - NIB : 0;
-	atomic_fetch_sub_explicit(&h->n_dead, (v & NIB) - NONHOT(v) + over, memory_order_relaxed);
+	atomic_fetch_sub_explicit(&h->n_dead, (v & NIB) - NONHOT(v), memory_order_relaxed);
 	return true;
 }
 
@@ -124,7 +121,7 @@ void dbm_heap_fresh(struct dbm_heap *h, uint64_t page)
 		return;
 	atomic_store_explicit(&h->changed[page - h->first], 0, memory_order_relaxed);
 	uint16_t v = atomic_exchange_explicit(s, 0, memory_order_relaxed);
-	atomic_fetch_sub_explicit(&h->n_dead, (v & NIB) + LPDEAD(v), memory_order_relaxed);
+	atomic_fetch_sub_explicit(&h->n_dead, v & NIB, memory_order_relaxed);
 }
 
 bool dbm_heap_changed(const struct dbm_heap *h, uint64_t page)
@@ -149,8 +146,12 @@ unsigned dbm_heap_vacuum(struct dbm_heap *h, uint64_t page, bool *changed)
 		nv = (uint16_t)(room << 4);
 	} while (!atomic_compare_exchange_weak_explicit(s, &v, nv, memory_order_relaxed,
 							memory_order_relaxed));
-	atomic_fetch_sub_explicit(&h->n_dead, dead + LPDEAD(v), memory_order_relaxed);
 	return dead;
+}
+
+void dbm_heap_vacuumed(struct dbm_heap *h, int64_t dead_before)
+{
+	atomic_fetch_sub_explicit(&h->n_dead, dead_before, memory_order_relaxed);
 }
 
 /* A row's location: 0 its loaded page, else 1 + its slot at the heap's end.

@@ -35,7 +35,7 @@
 #include <stdint.h>
 
 struct dbm_heap {
-	_Atomic uint16_t *st;           /* per page: dead tuples, room, LP_DEAD items (dbm_heap.c) */
+	_Atomic uint16_t *st;           /* per page: dead tuples, room, non-HOT dead (dbm_heap.c) */
 	_Atomic uint8_t *changed;       /* 1: changed since the last vacuum of the page */
 	uint64_t first, npages;
 	_Atomic int64_t n_dead;         /* dead tuples on the pages, not pruned or vacuumed */
@@ -105,5 +105,12 @@ bool dbm_heap_changed(const struct dbm_heap *h, uint64_t page);
  * VACUUM dirties it). The page is all-visible again.
  */
 unsigned dbm_heap_vacuum(struct dbm_heap *h, uint64_t page, bool *changed);
+
+/*
+ * The table's VACUUM is over: n_dead_tup loses the @dead_before it had when
+ * the VACUUM began, as pgstat_report_vacuum() sets it to what VACUUM left;
+ * the tuples that died meanwhile stay counted.
+ */
+void dbm_heap_vacuumed(struct dbm_heap *h, int64_t dead_before);
 
 #endif

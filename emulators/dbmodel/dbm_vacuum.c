@@ -53,6 +53,7 @@ struct dbm_vac {
 	uint64_t scan_to;               /* P_HEAP: pages before it are scanned, all-visible or not */
 	unsigned idx;                   /* P_INDEX: the index in hand */
 	uint64_t chg_now, ins_now, app_now;     /* the counters when the table's turn came */
+	int64_t dead_now;               /* and its dead tuples (n_dead_tup) */
 	uint64_t grow_start, grow_new;  /* appended pages changed since the last vacuum */
 	uint64_t *lp, nlp, lp_cap;      /* heap pages with dead items (the second pass's) */
 	double leaf_frac, leaf_acc;     /* share of index leaves with dead entries */
@@ -224,6 +225,7 @@ static void pick(struct dbm_vac *v)
 		if (!vac && !v->analyze)
 			continue;
 		v->chg_now = chg;
+		v->dead_now = dead;
 		v->ins_now = ins;
 		v->app_now = app;
 		uint64_t used = (app + t->per_page - 1) / t->per_page;
@@ -260,6 +262,7 @@ static int phase_done(struct emu_worker *w, struct dbm *db, struct dbm_vac *v)
 		return 0;
 	}
 	if (v->ph != P_ANALYZE) {       /* the vacuum is over */
+		dbm_heap_vacuumed(vt->t.hs, v->dead_now);
 		vt->chg_at = v->chg_now;
 		vt->ins_at = v->ins_now;
 		vt->app_at = v->app_now;
