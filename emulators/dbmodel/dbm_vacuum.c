@@ -77,7 +77,7 @@ int dbm_vac_add(struct dbm *db, const struct dbm_vac_table *t)
 		v->tab = nt;
 		v->cap = cap;
 	}
-	if (t->hs->npages > v->lp_cap) {
+	if (t->hs && t->hs->npages > v->lp_cap) {
 		uint64_t *lp = realloc(v->lp, t->hs->npages * sizeof(*lp));
 		if (!lp)
 			return -ENOMEM;
@@ -175,6 +175,7 @@ static int use_page(struct emu_worker *w, struct dbm *db, struct dbm_vac *v, uin
 		return dbm_page(w, db, page, image ? 0 : DBM_NO_IMAGE, redo);
 
 	int rc;
+	bool hint = false;
 	emu_count(w, DBM_C_READ_REQ, 1);
 	if (!b) {
 		b = &v->ring[v->ring_next];
@@ -189,6 +190,16 @@ static int use_page(struct emu_worker *w, struct dbm *db, struct dbm_vac *v, uin
 					(unsigned long long)(db->data_off + page * db->page_size));
 		emu_count(w, DBM_C_READS, 1);
 		b->page = page;
+		pthread_mutex_lock(&db->pool_mx);
+		hint = db->page_hint && db->page_hint[page];
+		if (hint)
+			db->page_hint[page] = 0;
+		pthread_mutex_unlock(&db->pool_mx);
+	}
+	if (hint && !redo && !b->dirty) {       /* hint bits: dirtied, no WAL */
+		emu_count(w, DBM_C_DIRTIED, 1);
+		b->lsn = 0;
+		b->dirty = true;
 	}
 	if (redo) {
 		if ((rc = dbm_log_space(w, db)) != 0)
@@ -206,7 +217,29 @@ static int use_page(struct emu_worker *w, struct dbm *db, struct dbm_vac *v, uin
 /* The heap's @j-th page: the loaded ones, then the appended ones. */
 static uint64_t heap_page(const struct dbm_vac *v, const struct dbm_vac_table *t, uint64_t j)
 {
+	if (!t->hs)             /* the rows' pages spread over the heap's */
+		return t->first + j * t->span / v->total;
 	return j < v->loaded ? t->hs->first + j : t->grow_first + (j - v->loaded);
+}
+
+/* A table without a heap model: its turn begins if its changes pass ANALYZE's threshold. */
+static bool pick_analyze(struct dbm_vac *v, const struct vac_table *vt)
+{
+	const struct dbm_vac_table *t = &vt->t;
+	uint64_t mod = atomic_load_explicit(t->modified, memory_order_relaxed);
+	uint64_t app = atomic_load_explicit(t->appended, memory_order_relaxed);
+
+	if ((double)(mod - vt->mod_at) <= 50 + 0.1 * (double)t->reltuples)
+		return false;
+	uint64_t used = t->loaded + (app + t->per_page - 1) / t->per_page;
+	v->analyze = true;
+	v->chg_now = mod;
+	v->ins_now = v->app_now = 0;
+	v->dead_now = 0;
+	v->loaded = v->total = used < t->span ? used : t->span;
+	v->pos = 0;
+	v->ph = P_ANALYZE;
+	return v->total > 0;
 }
 
 /* The next table from v->cur on that is past a threshold: its turn begins. */
@@ -215,6 +248,11 @@ static void pick(struct dbm_vac *v)
 	for (; v->cur < v->n; v->cur++) {
 		struct vac_table *vt = &v->tab[v->cur];
 		const struct dbm_vac_table *t = &vt->t;
+		if (!t->hs) {
+			if (pick_analyze(v, vt))
+				return;
+			continue;
+		}
 		int64_t dead = atomic_load_explicit(&t->hs->n_dead, memory_order_relaxed);
 		uint64_t chg = atomic_load_explicit(&t->hs->n_changed, memory_order_relaxed);
 		uint64_t ins = atomic_load_explicit(t->inserted, memory_order_relaxed);

@@ -871,6 +871,60 @@ static void pg_autovacuum(void)
 	free(h);
 }
 
+/*
+ * A table whose heap the emulator does not model (tpcc's): analyzed once its
+ * changed rows pass 50 + 10% of its rows, never vacuumed; ANALYZE reads its
+ * rows' pages (as loaded and appended) spread over the heap's, and gives the
+ * pages whose last change awaits hint bits their bits, dirtying them.
+ */
+static void pg_autoanalyze_only(void)
+{
+	struct harness *h = harness_new(DBM_POSTGRES, 32 << 20, 2);
+
+	if (!h)
+		return;
+	struct dbm *db = &h->db;
+	struct emu_worker *w = &h->w[0].pub;
+	_Atomic uint64_t mod = 80, app = 50;
+	db->autovacuum = true;
+	/* pages 100-199; 400 rows loaded on 40 of them, 10 a page: threshold 90 */
+	CHECK(dbm_vac_add(db, &(struct dbm_vac_table){ .first = 100, .span = 100, .modified = &mod,
+		.appended = &app, .per_page = 10, .loaded = 40, .reltuples = 400 }) == 0, "table added");
+	CHECK(dbm_page(w, db, 100, 0, 0) == 0, "the first page in the pool");
+	for (uint64_t p = 100; p < 200; p++)
+		db->page_hint[p] = 1;
+	uint64_t reads0 = sum(h, DBM_C_READS), dirt0 = sum(h, DBM_C_DIRTIED);
+	dbm_vac_visit_now(db);
+	for (unsigned i = 0; i < 100; i++)
+		CHECK(dbm_vac_step(w, db) == 0, "step");
+	CHECK(sum(h, DBM_C_READS) == reads0 && !dbm_vac_busy(db), "80 changes: nothing to do");
+	mod = 120;
+	dbm_vac_visit_now(db);
+	for (unsigned i = 0; i < 10000 && (i == 0 || dbm_vac_busy(db)); i++)
+		CHECK(dbm_vac_step(w, db) == 0, "analyze step");
+	/* 40 loaded pages and 5 appended: 45 used, spread over the 100, one a hit */
+	CHECK(sum(h, DBM_C_READS) - reads0 == 44, "pages read: %llu",
+	      (unsigned long long)(sum(h, DBM_C_READS) - reads0));
+	CHECK(sum(h, DBM_C_DIRTIED) - dirt0 == 45, "each page read got its hint bits: %llu dirtied",
+	      (unsigned long long)(sum(h, DBM_C_DIRTIED) - dirt0));
+	CHECK(sum(h, DBM_C_WRITTEN) == 44 && page_dirty(h, 100),
+	      "the ring's pages written by the worker (%llu), the pool's left dirty",
+	      (unsigned long long)sum(h, DBM_C_WRITTEN));
+	unsigned left = 0;
+	for (uint64_t p = 100; p < 200; p++)
+		left += db->page_hint[p];
+	CHECK(left == 55 && db->page_hint[199] == 1 && db->page_hint[100] == 0,
+	      "the 55 pages not read keep theirs: %u", left);
+	CHECK(sum(h, DBM_C_LOG_BYTES) == 0, "no WAL");
+	reads0 = sum(h, DBM_C_READS);
+	dbm_vac_visit_now(db);
+	for (unsigned i = 0; i < 100; i++)
+		CHECK(dbm_vac_step(w, db) == 0, "step");
+	CHECK(sum(h, DBM_C_READS) == reads0, "analyzed: the next visit does nothing");
+	harness_release(h);
+	free(h);
+}
+
 /* Shared memory this process has resident, KiB (RssShmem in /proc/self/status). */
 static long rss_shmem_kib(void)
 {
@@ -1073,6 +1127,7 @@ int main(void)
 	RUN(pg_small_wal);
 	RUN(pg_new_page_no_fpi);
 	RUN(pg_autovacuum);
+	RUN(pg_autoanalyze_only);
 	RUN(pool_memory);
 	RUN(round_trip_when_busy);
 	RUN(own_work_in_cost);
