@@ -1075,9 +1075,15 @@ static double own_then_stmt(struct harness *h, double ms)
 /*
  * A statement's cost is what the worker spends on it in all: its own work
  * since the last statement is part of it, and only the rest is burnt; own
- * work beyond the cost is counted as it is, nothing burnt. CPU clock, not
- * wall time, so a loaded machine does not change it. And PostgreSQL's
+ * work beyond the cost is counted as it is, nothing burnt. And PostgreSQL's
  * growth with its backends (--cpu-per-backend) beyond the CPUs.
+ *
+ * The CPU clock is not wall time, but a loaded virtual machine still puts
+ * milliseconds on it now and then (a vCPU taken away mid-slice: 4.5 ms in
+ * one CI run under TSan). So the times measured are checked only against
+ * bounds halfway to what a wrong model would give (10 ms and more away),
+ * and the exact figures on the counter, which counts the cost and not the
+ * clock whenever the own work is under it.
  */
 static void own_work_in_cost(void)
 {
@@ -1085,20 +1091,20 @@ static void own_work_in_cost(void)
 
 	if (!h)
 		return;
-	h->db.cpu_ns = 20000000;        /* 20 ms a statement */
+	h->db.cpu_ns = 40000000;        /* 40 ms a statement */
 	h->db.rtt_ns = 0;
 	own_then_stmt(h, 0);            /* the first sets the worker's mark */
 	uint64_t c0 = sum(h, DBM_C_CPU_US);
-	double under = own_then_stmt(h, 8);
+	double under = own_then_stmt(h, 20);
 	uint64_t c1 = sum(h, DBM_C_CPU_US);
-	double over = own_then_stmt(h, 30);
+	double over = own_then_stmt(h, 60);
 	uint64_t c2 = sum(h, DBM_C_CPU_US);
-	CHECK(under >= 19.5 && under < 24, "8 ms of own work and a 20 ms statement: %.1f ms of CPU "
-	      "in all, not 28", under);
-	CHECK(c1 - c0 >= 19900 && c1 - c0 < 24000, "counted the cost, 20 ms: %llu us",
-	      (unsigned long long)(c1 - c0));
-	CHECK(over >= 30 && over < 33, "30 ms of own work: nothing burnt, %.1f ms in all", over);
-	CHECK(c2 - c1 >= 29900 && c2 - c1 < 33000, "counted the own work, 30 ms: %llu us",
+	CHECK(under >= 39.5 && under < 50, "20 ms of own work and a 40 ms statement: %.1f ms of CPU "
+	      "in all, not 60", under);
+	CHECK(c1 - c0 == 40000, "counted the cost, 40 ms: %llu us", (unsigned long long)(c1 - c0));
+	CHECK(over >= 60 && over < 80, "60 ms of own work: nothing burnt, %.1f ms in all, not 100",
+	      over);
+	CHECK(c2 - c1 >= 59900 && c2 - c1 < 80000, "counted the own work, 60 ms: %llu us",
 	      (unsigned long long)(c2 - c1));
 	/* --cpu-per-backend 3.4: ten threads beyond the CPUs, 1.34 x the cost */
 	h->db.backend_frac = 0.034;
@@ -1107,8 +1113,8 @@ static void own_work_in_cost(void)
 	uint64_t c3 = sum(h, DBM_C_CPU_US);
 	h->db.backend_frac = 0;
 	h->pt.threads = NW;
-	CHECK(grown >= 26.7 && grown < 30, "ten threads beyond the CPUs: 26.8 ms, %.1f ms", grown);
-	CHECK(c3 - c2 >= 26700 && c3 - c2 < 30000, "counted 26.8 ms: %llu us", (unsigned long long)(c3 - c2));
+	CHECK(grown >= 53.5 && grown < 63, "ten threads beyond the CPUs: 53.6 ms, %.1f ms", grown);
+	CHECK(c3 - c2 == 53600, "counted 53.6 ms: %llu us", (unsigned long long)(c3 - c2));
 	harness_release(h);
 	free(h);
 }
