@@ -196,6 +196,7 @@ struct dbm_cleaner {
 	uint64_t ckpt_total, ckpt_done; /* postgres: pages to write in it, written */
 	bool ckpt_running;
 	uint64_t last_alloc;            /* postgres bgwriter: reads seen at its last round */
+	double smoothed_alloc;          /* postgres bgwriter: its moving estimate of them a round */
 };
 
 struct dbm {

@@ -45,7 +45,7 @@
  * ahead of both the clock and the WAL, as IsCheckpointOnSchedule()), then
  * fsyncs and records the checkpoint. The background writer cleans up to
  * bgwriter_lru_maxpages (100) pages every bgwriter_delay (200 ms) among the
- * next 2.0 x recent allocations at the LRU tail.
+ * next 2.0 x recent allocations of reusable buffers ahead of the clock hand.
  */
 #include <errno.h>
 #include <math.h>
@@ -67,6 +67,7 @@
 #define PG_BGW_DELAY 200000000ULL       /* bgwriter_delay 200 ms */
 #define PG_BGW_MAXPAGES 100             /* bgwriter_lru_maxpages */
 #define PG_BGW_MULT 2.0                 /* bgwriter_lru_multiplier */
+#define PG_BGW_LAP_ROUNDS 600           /* scan_whole_pool_milliseconds / bgwriter_delay */
 #define NSEC 1000000000ULL
 
 void dbm_flush_kick(struct dbm *db)
@@ -567,9 +568,18 @@ int dbm_flush_bgwriter(struct emu_worker *w, struct dbm *db)
 	uint32_t nfree = db->pool.nfree;
 	db->cl.last_alloc = db->reads_total;
 	pthread_mutex_unlock(&db->pool_mx);
-	/* while free buffers remain, allocations take them and the clock sweep
-	   (the bgwriter's reason to clean ahead of it) does not run */
-	uint32_t depth = nfree ? 0 : (uint32_t)((double)allocs * PG_BGW_MULT);
+	/* BgBufferSync(): it follows a rise in allocations at once and a fall
+	   over 16 rounds, and scans at least the share of the pool that takes
+	   it round the whole pool in two minutes. While free buffers remain,
+	   allocations take them and the clock sweep (its reason to clean ahead
+	   of it) does not run. */
+	double *smoothed = &db->cl.smoothed_alloc;
+	*smoothed = (double)allocs >= *smoothed ? (double)allocs : *smoothed + ((double)allocs - *smoothed) / 16;
+	uint32_t depth = (uint32_t)(*smoothed * PG_BGW_MULT);
+	if (depth < db->frames / PG_BGW_LAP_ROUNDS)
+		depth = db->frames / PG_BGW_LAP_ROUNDS;
+	if (nfree)
+		depth = 0;
 	while (done < PG_BGW_MAXPAGES && depth && !rc && !emu_stopping(w)) {
 		unsigned want = PG_BGW_MAXPAGES - done < db->batch ? PG_BGW_MAXPAGES - done : db->batch;
 		pthread_mutex_lock(&db->pool_mx);

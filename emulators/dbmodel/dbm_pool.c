@@ -359,16 +359,19 @@ unsigned dbm_pool_pick_oldest(struct dbm_pool *p, unsigned max, uint64_t below, 
 unsigned dbm_pool_pick_lru(struct dbm_pool *p, uint32_t depth, unsigned max, uint32_t *out)
 {
 	unsigned n = 0;
-	uint32_t fi = p->lru.tail;
+	uint32_t fi = p->lru.tail, k = 0;
 
-	for (uint32_t k = 0; fi != DBM_NIL && k < depth && n < max; k++) {
-		uint32_t prev = p->f[fi].lru_prev;
+	/* a clock pool: one lap of the hand at most, counting the reusable */
+	for (uint32_t seen = 0; fi != DBM_NIL && k < depth && n < max && seen < p->lru.len; seen++) {
+		struct dbm_frame *f = &p->f[fi];
+		uint32_t prev = f->lru_prev;
+		bool reusable = f->state == DBM_READY && !(p->clock && f->usage);
 		/* the clock sweep's bgwriter writes only pages it could reuse (usage 0) */
-		if (p->f[fi].dirty && !p->f[fi].writing && p->f[fi].state == DBM_READY &&
-		    !p->f[fi].freed && !(p->clock && p->f[fi].usage)) {
+		if (reusable && f->dirty && !f->writing && !f->freed) {
 			dbm_pool_pick(p, fi);
 			out[n++] = fi;
 		}
+		k += !p->clock || reusable;
 		fi = prev;
 	}
 	return n;

@@ -184,7 +184,10 @@ unsigned dbm_pool_pick_oldest(struct dbm_pool *p, unsigned max, uint64_t below, 
 
 /*
  * Pick up to @max dirty frames for writing among the @depth least recently
- * used (LRU flushing: make replaceable pages clean). Returns how many.
+ * used (LRU flushing: make replaceable pages clean). A clock pool's @depth
+ * counts the frames the hand could reuse (usage 0), as PostgreSQL's
+ * BgBufferSync() counts its reusable buffers, within one lap of the hand.
+ * Returns how many.
  */
 unsigned dbm_pool_pick_lru(struct dbm_pool *p, uint32_t depth, unsigned max, uint32_t *out);
 

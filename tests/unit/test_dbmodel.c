@@ -157,6 +157,39 @@ static void pool_clock_sweep(void)
 }
 
 /*
+ * PostgreSQL's bgwriter (BgBufferSync()) scans ahead of the clock hand
+ * until it has seen as many reusable buffers (usage 0) as it expects
+ * allocations, writing the dirty ones: the buffers still in use it passes
+ * are not counted. Counted, they held its writes to half the server's at
+ * bgwriter_lru_maxpages, and the backends wrote the rest.
+ */
+static void clock_bgwriter_depth(void)
+{
+	struct dbm_pool p;
+	uint32_t out[8];
+
+	dbm_pool_init(&p, 8);
+	dbm_pool_set_clock(&p);
+	for (uint64_t pg = 0; pg < 8; pg++) {
+		uint32_t fi = dbm_pool_take_free(&p);
+		dbm_pool_install(&p, fi, pg, DBM_READY, 0);
+		dbm_pool_dirty(&p, fi, 100 + pg);
+		p.f[fi].usage = pg % 2;         /* the odd pages in use */
+	}
+	unsigned n = dbm_pool_pick_lru(&p, 3, 8, out);
+	CHECK(n == 3, "three reusable pages within a depth of 3: %u", n);
+	for (unsigned i = 0; i < n; i++)
+		CHECK(p.f[out[i]].usage == 0, "page %llu, not in use", (unsigned long long)p.f[out[i]].page);
+	for (unsigned i = 0; i < n; i++)
+		dbm_pool_write_done(&p, out[i]);
+	CHECK(dbm_pool_pick_lru(&p, 4, 8, out) == 1 && p.f[out[0]].usage == 0,
+	      "the clean ones count too: one more to write within 4");
+	dbm_pool_write_done(&p, out[0]);
+	CHECK(dbm_pool_pick_lru(&p, 100, 8, out) == 0, "one lap at most, then nothing: the rest are in use");
+	dbm_pool_release(&p);
+}
+
+/*
  * Midpoint insertion (innodb_old_blocks_pct 37, innodb_old_blocks_time 1 s):
  * the old sublist stays at 37% within the tolerance; nothing moves before
  * the first eviction; a page touched again within the time stays old; pages
@@ -819,6 +852,7 @@ int main(void)
 	RUN(lru_against_naive);
 	RUN(lru_midpoint);
 	RUN(pool_clock_sweep);
+	RUN(clock_bgwriter_depth);
 	RUN(sec_split_merge);
 	RUN(sec_garbage_split);
 	RUN(sec_random_load);
