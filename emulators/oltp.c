@@ -494,7 +494,7 @@ static uint64_t k_pos(const struct oltp_run *r, uint32_t k, uint64_t row)
 static int heap_fetch(struct emu_worker *w, struct oltp_run *r, struct oltp_table *t,
 		      uint64_t page, uint32_t redo)
 {
-	if (dbm_heap_read(&t->hs, page))
+	if (dbm_heap_read(&t->hs, page, dbm_horizon(&r->db)))
 		redo += r->cost->prune;
 	return dbm_page(w, &r->db, page, 0, redo);
 }
@@ -695,11 +695,13 @@ static int pg_update(struct emu_worker *w, struct oltp_run *r, struct oltp_table
 		return rc;
 	/* the row's writers hold its lock: its live version stays where it is */
 	page = dbm_heap_row_page(&t->hs, row);
+	/* its index fetch prunes the page before heap_update() looks for room */
+	uint32_t pruned = dbm_heap_read(&t->hs, page, dbm_horizon(&r->db)) ? r->cost->prune : 0;
 	bool same = dbm_heap_take_room(&t->hs, page);
-	rc = row_fetch(w, r, t, row, same ? r->cost->upd_same : r->cost->upd_old, &last);
+	rc = row_fetch(w, r, t, row, (same ? r->cost->upd_same : r->cost->upd_old) + pruned, &last);
 	if (!rc && !same)
 		rc = heap_append(w, r, t, row, r->cost->upd_new);
-	dbm_heap_dead(&t->hs, page, same && !k_changed);
+	dbm_heap_dead(&t->hs, page, same && !k_changed, emu_now());
 	if (!rc && (k_changed || !same)) {
 		rc = dbm_path(w, &r->db, &t->pk, row, 0, r->cost->k_idx);
 		if (!rc)
@@ -723,7 +725,7 @@ static int pg_delete_insert(struct emu_worker *w, struct oltp_run *r, struct olt
 		rc = row_fetch(w, r, t, row, r->cost->del, &last);
 	if (rc)
 		return rc;
-	dbm_heap_dead(&t->hs, last, false);
+	dbm_heap_dead(&t->hs, last, false, emu_now());
 	rc = heap_append(w, r, t, row, r->cost->heap_ins);
 	atomic_fetch_add_explicit(&t->inserted, 1, memory_order_relaxed);
 	if (!rc)

@@ -94,7 +94,7 @@ static const char *const mix_names[] = { "spec", "sysbench-tpcc", NULL };
 
 /* Tables and secondary indexes, each one tree of ranks. */
 enum tbl { T_WAREHOUSE, T_DISTRICT, T_CUSTOMER, T_CUST_LAST, T_HISTORY, T_ORDER, T_ORDER_CUST,
-	   T_NEW_ORDER, T_ORDER_LINE, T_STOCK, T_ITEM, T_OL_ITEM, T_HIST_CUST, T_N };
+	   T_NEW_ORDER, T_ORDER_LINE, T_STOCK, T_ITEM, T_OL_ITEM, T_HIST_CUST, T_STOCK_ITEM, T_N };
 
 /*
  * Row (or index entry) bytes, and key bytes. The specification's lengths
@@ -126,6 +126,9 @@ static const struct { uint32_t row, key, load; bool index; } tbl_size[T_N] = {
 	/* sysbench-tpcc's fkey_order_line_2 (ol_supply_w_id, ol_i_id) and
 	   fkey_history_1 (h_c_w_id, h_c_d_id, h_c_id) */
 	[T_OL_ITEM] = { 20, 14, 586, true }, [T_HIST_CUST] = { 19, 13, 0, true },
+	/* and on PostgreSQL fkey_stock_2 (s_i_id): InnoDB's UPDATEs of stock
+	   change no column of it, and it is not laid out there */
+	[T_STOCK_ITEM] = { 16, 4, 0, true },
 };
 
 /*
@@ -146,6 +149,7 @@ static const struct { uint32_t per, pk; } pg_per_page[T_N] = {
 	[T_NEW_ORDER] = { 225, 340 }, [T_ORDER_LINE] = { 88, 259 }, [T_STOCK] = { 24, 362 },
 	[T_ITEM] = { 75, 362 },
 	[T_CUST_LAST] = { 120 }, [T_ORDER_CUST] = { 183 }, [T_OL_ITEM] = { 427 }, [T_HIST_CUST] = { 360 },
+	[T_STOCK_ITEM] = { 313 },
 };
 
 struct tpcc_table {
@@ -316,6 +320,8 @@ static uint64_t rows_of(const struct tpcc_run *r, enum tbl t)
 	case T_STOCK: return w * 100000;
 	case T_OL_ITEM: return r->mix == TPCC_MIX_SYSBENCH ? dist * 3000 * 10 : 0;
 	case T_HIST_CUST: return r->mix == TPCC_MIX_SYSBENCH ? dist * 3000 : 0;
+	case T_STOCK_ITEM:
+		return r->mix == TPCC_MIX_SYSBENCH && r->db.model == DBM_POSTGRES ? w * 100000 : 0;
 	default: return 100000;
 	}
 }
@@ -346,7 +352,9 @@ static int autovacuum_tables(struct tpcc_run *r)
 				.hs = &tb->hs, .loaded = tb->data.npages,
 				.grow_first = tb->grow_first, .grow_pages = tb->grow_pages,
 				.appended = &tb->hs.appended, .inserted = &tb->inserted, .per_page = per,
-				.idx_first = { tb->pk.first_page }, .idx_pages = { tb->pk.npages }, .nidx = 1,
+				.idx_first = { tb->pk.first_page, r->t[T_STOCK_ITEM].data.first_page },
+				.idx_pages = { tb->pk.npages, t == T_STOCK ? r->t[T_STOCK_ITEM].data.npages : 0 },
+				.nidx = t == T_STOCK && r->t[T_STOCK_ITEM].data.rows ? 2 : 1,
 				.reltuples = rows_of(r, t) });
 			continue;
 		}
@@ -493,7 +501,7 @@ static void tpcc_teardown(struct emu_run *run)
 static int heap_fetch(struct emu_worker *w, struct tpcc_run *r, struct tpcc_table *tb, uint64_t page,
 		      uint32_t redo)
 {
-	if (dbm_heap_read(&tb->hs, page))
+	if (dbm_heap_read(&tb->hs, page, dbm_horizon(&r->db)))
 		redo += r->cost->prune;
 	return dbm_page(w, &r->db, page, 0, redo);
 }
@@ -509,8 +517,9 @@ static int heap_fetch(struct emu_worker *w, struct tpcc_run *r, struct tpcc_tabl
  * of customer's UPDATEs and 10% of stock's were not HOT on PostgreSQL 15
  * (n_tup_hot_upd; docs/data/fidelity-tpcc/pg-2026-12-06/): the rows moved,
  * the tables grew 10% and 6% in a minute, and the fetches through the old
- * entries read the pages of dead versions. stock's (s_i_id) index, which
- * takes an entry too, is not laid out.
+ * entries read the pages of dead versions; a moved stock row takes an
+ * entry in fkey_stock_2 (s_i_id) too: on the server it read 440 pages in
+ * each 15-s point, 113 of them in the pool at the end.
  */
 static int heap_row(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint64_t pos, uint32_t redo)
 {
@@ -522,9 +531,11 @@ static int heap_row(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint64
 		rc = heap_fetch(w, r, tb, old, 0);
 	if (rc || !redo)
 		return rc ? rc : heap_fetch(w, r, tb, page, 0);
+	/* its index fetch prunes the page before heap_update() looks for room */
+	uint32_t pruned = dbm_heap_read(&tb->hs, page, dbm_horizon(&r->db)) ? r->cost->prune : 0;
 	bool same = dbm_heap_take_room(&tb->hs, page);
-	rc = heap_fetch(w, r, tb, page, redo);
-	dbm_heap_dead(&tb->hs, page, same);
+	rc = heap_fetch(w, r, tb, page, redo + pruned);
+	dbm_heap_dead(&tb->hs, page, same, emu_now());
 	if (rc || same)
 		return rc;
 	bool fresh;     /* the new version's page: its WAL is in the old page's record */
@@ -534,6 +545,9 @@ static int heap_row(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint64
 		rc = dbm_path(w, &r->db, &tb->pk, pos, 0, r->cost->sec);
 	if (!rc && t == T_CUSTOMER)
 		rc = dbm_path(w, &r->db, &r->t[T_CUST_LAST].data, pos, 0, r->cost->sec);
+	if (!rc && t == T_STOCK && r->t[T_STOCK_ITEM].data.rows)     /* by s_i_id */
+		rc = dbm_path(w, &r->db, &r->t[T_STOCK_ITEM].data, pos % 100000 * r->w + pos / 100000, 0,
+			      r->cost->sec);
 	return rc;
 }
 
@@ -1019,7 +1033,6 @@ static void tpcc_point_end(struct emu_run *run, const struct point_result *p)
 {
 	struct tpcc_run *r = run->priv;
 	char key[32], val[32];
-
 	/* a warm-up point bounded by --warmup-txns took its own time: autovacuum's
 	   visits keep their place relative to the points after it, as on the server */
 	if (r->warmup_txns && r->npoints < r->warmup_points && run->time_ns)

@@ -668,11 +668,43 @@ bool dbm_blocks(void)
 	return emu_now() < blocked.until;
 }
 
+/* PostgreSQL: a transaction's first statement takes its snapshot. */
+static void txn_begin(struct emu_worker *w, struct dbm *db)
+{
+	unsigned n = atomic_load(&db->txn_workers);
+	while (n <= w->id && !atomic_compare_exchange_weak(&db->txn_workers, &n, w->id + 1))
+		;
+	atomic_store(&db->txn_began[w->id], emu_now());
+}
+
+static void txn_end(struct emu_worker *w, struct dbm *db)
+{
+	if (w->id < DBM_MAX_WORKERS)
+		atomic_store_explicit(&db->txn_began[w->id], 0, memory_order_relaxed);
+}
+
+uint64_t dbm_horizon(struct dbm *db)
+{
+	uint64_t h = atomic_load_explicit(&db->analyze_began, memory_order_relaxed);
+	unsigned n = atomic_load_explicit(&db->txn_workers, memory_order_relaxed);
+
+	if (!h)
+		h = UINT64_MAX;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t t = atomic_load_explicit(&db->txn_began[i], memory_order_relaxed);
+		if (t && t < h)
+			h = t;
+	}
+	return h;
+}
+
 void dbm_stmt_cpu(struct emu_worker *w, struct dbm *db, uint64_t extra_ns)
 {
 	static _Thread_local bool slack_set;
 
 	emu_count(w, DBM_C_STMTS, 1);
+	if (db->model == DBM_POSTGRES && w->id < DBM_MAX_WORKERS && !atomic_load(&db->txn_began[w->id]))
+		txn_begin(w, db);
 	if (db->cpu_ns + extra_ns) {
 		stmt_burn(w, db, at_threads(w, db, db->cpu_ns + extra_ns));
 	} else if (stmt_mark) {
@@ -1130,6 +1162,7 @@ done:
 	if (!rc)
 		emu_count(w, DBM_C_TXNS, 1);
 	*t = (struct dbm_txn){ 0 };
+	txn_end(w, db);
 	return rc;
 }
 
@@ -1145,6 +1178,7 @@ int dbm_rollback(struct emu_worker *w, struct dbm *db, struct dbm_txn *t)
 		for (unsigned i = 0; i < t->undo.npages; i++)
 			undo_page_free(db, t->undo.page[i]);
 	*t = (struct dbm_txn){ 0 };
+	txn_end(w, db);
 	return 0;
 }
 

@@ -174,6 +174,7 @@ struct dbm_purge_op {
 	uint32_t kind;          /* enum dbm_purge_kind */
 	uint32_t t_ms;          /* when its transaction committed (ms, the model's clock) */
 };
+#define DBM_MAX_WORKERS 1024    /* --threads' limit: the transactions dbm_horizon() sees */
 #define DBM_TXN_PURGE 48        /* purge records kept per transaction; more are dropped */
 
 /* What a worker's transaction has done so far (in its own private state). */
@@ -250,6 +251,11 @@ struct dbm {
 	_Atomic uint32_t off_cpu;       /* foreground workers in an I/O, a wait or a round trip */
 	uint32_t *page_epoch;           /* postgres: epoch of each page's last full-page image */
 	uint8_t *page_hint;             /* postgres: 1 while a page's last change awaits its hint bits */
+	/* postgres: when each worker's running transaction began (0: none),
+	   and the running ANALYZE's snapshot: what dbm_horizon() reads */
+	_Atomic uint64_t txn_began[DBM_MAX_WORKERS];
+	_Atomic unsigned txn_workers;   /* 1 + the highest worker id that began one */
+	_Atomic uint64_t analyze_began;
 
 	pthread_mutex_t hist_mx;        /* the history list: committed work for purge */
 	struct dbm_purge_op *hist;
@@ -356,6 +362,14 @@ void dbm_cpu(struct emu_worker *w, struct dbm *db, uint64_t ns);
 /* One SQL statement's CPU work (--cpu-per-stmt, and @extra_ns for the rows
    it examines or changes, in the same turn on a CPU), counted. */
 void dbm_stmt_cpu(struct emu_worker *w, struct dbm *db, uint64_t extra_ns);
+
+/*
+ * PostgreSQL: the oldest snapshot still held (ns, the emulator's clock): the
+ * start of the oldest transaction running, or of a running ANALYZE's.
+ * Tuples that died before it are dead to every snapshot, and only those can
+ * be pruned. UINT64_MAX when nothing runs.
+ */
+uint64_t dbm_horizon(struct dbm *db);
 
 static inline void dbm_stmt(struct emu_worker *w, struct dbm *db)
 {

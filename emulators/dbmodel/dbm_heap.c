@@ -12,13 +12,16 @@
 #define ROOM(v) (((v) >> 4) & NIB)
 #define NONHOT(v) (((v) >> 8) & NIB)
 /* heap_page_prune_opt() prunes only a page less than 10% free (819 of 8,192
-   bytes): three tuples' room (3 x 220 + the load's 28 spare) is, four are not */
-#define PRUNE_ROOM 4u
+   bytes): SysBench's tuples, 36 a page, three tuples' room (3 x 220 + the
+   load's 28 spare) is, four are not; a tenth of the tuples a page holds in
+   general (tpcc's stock, 24 a page: 3; customer, 13: 2) */
+#define PRUNE_ROOM(h) ((h)->per_page ? ((h)->per_page + 9) / 10 : 4u)
 
 int dbm_heap_init(struct dbm_heap *h, uint64_t first_page, uint64_t npages)
 {
 	h->st = calloc(npages ? npages : 1, sizeof(*h->st));
 	h->changed = calloc(npages ? npages : 1, sizeof(*h->changed));
+	h->died = calloc(npages ? npages : 1, sizeof(*h->died));
 	h->first = first_page;
 	h->npages = npages;
 	atomic_init(&h->n_dead, 0);
@@ -27,7 +30,7 @@ int dbm_heap_init(struct dbm_heap *h, uint64_t first_page, uint64_t npages)
 	h->loc = NULL;
 	h->rows = h->loaded = 0;
 	h->per_page = 0;
-	if (h->st && h->changed)
+	if (h->st && h->changed && h->died)
 		return 0;
 	dbm_heap_release(h);
 	return -ENOMEM;
@@ -37,9 +40,11 @@ void dbm_heap_release(struct dbm_heap *h)
 {
 	free((void *)h->st);
 	free((void *)h->changed);
+	free((void *)h->died);
 	free((void *)h->loc);
 	h->st = NULL;
 	h->changed = NULL;
+	h->died = NULL;
 	h->loc = NULL;
 	h->npages = 0;
 }
@@ -65,15 +70,15 @@ static void mark_changed(struct dbm_heap *h, uint64_t page)
  * (heap_page_prune_opt(): ndeleted - nnewlpdead, PostgreSQL 14+), the
  * others stay counted until the table's VACUUM (dbm_heap_vacuumed()).
  */
-bool dbm_heap_read(struct dbm_heap *h, uint64_t page)
+bool dbm_heap_read(struct dbm_heap *h, uint64_t page, uint64_t horizon)
 {
 	_Atomic uint16_t *s = slot(h, page);
-	if (!s)
+	if (!s || atomic_load_explicit(&h->died[page - h->first], memory_order_relaxed) >= horizon)
 		return false;
 	uint16_t v = atomic_load_explicit(s, memory_order_relaxed), nv;
 	do {
 		unsigned dead = v & NIB, room = ROOM(v);
-		if (!dead || room >= PRUNE_ROOM)
+		if (!dead || room >= PRUNE_ROOM(h))
 			return false;
 		room = room + dead > NIB ? NIB : room + dead;
 		nv = (uint16_t)(room << 4);
@@ -98,12 +103,15 @@ bool dbm_heap_take_room(struct dbm_heap *h, uint64_t page)
 	return true;
 }
 
-void dbm_heap_dead(struct dbm_heap *h, uint64_t page, bool hot)
+void dbm_heap_dead(struct dbm_heap *h, uint64_t page, bool hot, uint64_t now)
 {
 	_Atomic uint16_t *s = slot(h, page);
 	if (!s)
 		return;
 	atomic_fetch_add_explicit(&h->n_changed, 1, memory_order_relaxed);
+	_Atomic uint64_t *d = &h->died[page - h->first];
+	if (atomic_load_explicit(d, memory_order_relaxed) < now)
+		atomic_store_explicit(d, now, memory_order_relaxed);
 	mark_changed(h, page);
 	uint16_t v = atomic_load_explicit(s, memory_order_relaxed);
 	do {
@@ -120,6 +128,7 @@ void dbm_heap_fresh(struct dbm_heap *h, uint64_t page)
 	if (!s)
 		return;
 	atomic_store_explicit(&h->changed[page - h->first], 0, memory_order_relaxed);
+	atomic_store_explicit(&h->died[page - h->first], 0, memory_order_relaxed);
 	uint16_t v = atomic_exchange_explicit(s, 0, memory_order_relaxed);
 	atomic_fetch_sub_explicit(&h->n_dead, v & NIB, memory_order_relaxed);
 }

@@ -425,6 +425,10 @@ int dbm_vac_step(struct emu_worker *w, struct dbm *db)
 	}
 	while (!rc && v->cur < v->n && v->balance < COST_LIMIT && !emu_stopping(w))
 		rc = v->pos < phase_pages(v) ? one_page(w, db, v) : phase_done(w, db, v);
+	/* an ANALYZE's snapshot holds back what the transactions may prune */
+	bool analyzing = v->cur < v->n && v->ph == P_ANALYZE;
+	if (analyzing != !!atomic_load_explicit(&db->analyze_began, memory_order_relaxed))
+		atomic_store(&db->analyze_began, analyzing ? now : 0);
 	if (v->balance >= COST_LIMIT) {
 		uint64_t ns = COST_DELAY_NS * v->balance / COST_LIMIT;
 		nap(ns < 4 * COST_DELAY_NS ? ns : 4 * COST_DELAY_NS);

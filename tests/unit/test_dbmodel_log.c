@@ -825,9 +825,9 @@ static void pg_autovacuum(void)
 		.idx_first = { 160 }, .idx_pages = { 20 }, .nidx = 1, .reltuples = 1500 }) == 0,
 	      "tables added");
 	for (unsigned i = 0; i < 600; i++)
-		dbm_heap_dead(&ha, i % 30, false);     /* pages 0-29: 15 dead tuples each, 450 */
+		dbm_heap_dead(&ha, i % 30, false, 1);     /* pages 0-29: 15 dead tuples each, 450 */
 	for (unsigned i = 0; i < 100; i++)
-		dbm_heap_dead(&hb, 100, false);
+		dbm_heap_dead(&hb, 100, false, 1);
 	for (uint64_t p = 0; p < 10; p++)
 		CHECK(dbm_page(w, db, p, 0, 0) == 0, "page %llu in the pool", (unsigned long long)p);
 	CHECK(dbm_page(w, db, 71, 0, 0) == 0, "an index leaf in the pool");
