@@ -10,7 +10,7 @@
  * specification's lengths (warehouse 89 bytes, district 95, history 46,
  * new-order 8), or where its fields vary in length the average the loaded
  * rows have (customer 566, order 21, order-line 47, stock 300, item 75;
- * tbl_size[]), plus the engine's per-row overhead. Each table is a B+tree
+ * tbl_size[] in tpcc_rows.c), plus the engine's per-row overhead. Each table is a B+tree
  * on its primary key; customers also have the (w, d, c_last, c_first)
  * index the last-name lookups use, and orders the (w, d, c_id, o_id) index
  * Order-Status uses.
@@ -49,7 +49,7 @@
  * PostgreSQL 15 running it (scripts/fidelity-tpcc.sh, docs/oltp-tpcc.md).
  *
  * PostgreSQL (--engine-model postgres): heaps and B-tree indexes of the
- * sizes the server's load leaves (pg_per_page[]); customer's and stock's
+ * sizes the server's load leaves (pg_per_page[], tpcc_rows.c); customer's and stock's
  * UPDATEs make new versions, HOT on the page when a prune left room, else
  * at the heap's end with new index entries (dbm_heap.h); New-Order's
  * foreign-key check locks its customer's row; a transaction that waited
@@ -71,9 +71,8 @@
 #include "appio/xalloc.h"
 #include "dbmodel/dbm.h"
 #include "dbmodel/dbm_calib.h"
-#include "dbmodel/dbm_heap.h"
 #include "dbmodel/dbm_vacuum.h"
-#include "dbmodel/tpcc_mix.h"
+#include "tpcc_int.h"
 
 enum { CLS_NO = DBM_NCLS, CLS_PAY, CLS_OS, CLS_DLV, CLS_SL };
 enum { C_NEW_ORDERS = DBM_NCOUNTERS, C_NO_ROLLBACKS, C_LOCK_WAITS, C_RETRIES };
@@ -91,120 +90,6 @@ struct tpcc_opts {
 };
 
 static const char *const mix_names[] = { "spec", "sysbench-tpcc", NULL };
-
-/* Tables and secondary indexes, each one tree of ranks. */
-enum tbl { T_WAREHOUSE, T_DISTRICT, T_CUSTOMER, T_CUST_LAST, T_HISTORY, T_ORDER, T_ORDER_CUST,
-	   T_NEW_ORDER, T_ORDER_LINE, T_STOCK, T_ITEM, T_OL_ITEM, T_HIST_CUST, T_STOCK_ITEM, T_N };
-
-/*
- * Row (or index entry) bytes, and key bytes. The specification's lengths
- * count each variable field at its longest; the loaded rows carry their
- * average (c_data 300-500 characters, s_data and i_data 26-50, ...). So
- * customer, stock, item, orders, order lines and the customer name index
- * take the bytes a row occupied on MariaDB 10.11 after sysbench-tpcc's load
- * ('appio db prepare tpcc', mysql.innodb_index_stats, 2 warehouses: 26.1
- * customers a leaf, 48.0 stock rows, 164 items, 395 orders, 233 order
- * lines, 276 entries of the name index;
- * docs/data/fidelity-tpcc/index-stats-2026-12-04.txt), less InnoDB's
- * per-record overhead below; the rest the specification's.
- *
- * The indexes that take inserts under the run (InnoDB: leaves that split,
- * dbm_sec.h) give an entry's bytes with InnoDB's 5-byte header and null
- * flags, its columns and the primary key's that InnoDB appends, and @load:
- * the entries a leaf held after the load. sysbench-tpcc creates its indexes
- * before the rows go in, so an index whose key the rows do not arrive in
- * order of is filled by random inserts, its leaves part-full (the order
- * index: customers in a shuffled order, 606 entries a leaf of ~930; order
- * lines by item: random items, 586 of ~790); history arrives in customer
- * order, its leaves full.
- */
-static const struct { uint32_t row, key, load; bool index; } tbl_size[T_N] = {
-	[T_WAREHOUSE] = { 89, 4 }, [T_DISTRICT] = { 95, 8 }, [T_CUSTOMER] = { 566, 12 },
-	[T_CUST_LAST] = { 50, 40, 0, true }, [T_HISTORY] = { 46, 6 }, [T_ORDER] = { 21, 12 },
-	[T_ORDER_CUST] = { 17, 11, 606, true }, [T_NEW_ORDER] = { 8, 12 }, [T_ORDER_LINE] = { 47, 16 },
-	[T_STOCK] = { 300, 8 }, [T_ITEM] = { 75, 4 },
-	/* sysbench-tpcc's fkey_order_line_2 (ol_supply_w_id, ol_i_id) and
-	   fkey_history_1 (h_c_w_id, h_c_d_id, h_c_id) */
-	[T_OL_ITEM] = { 20, 14, 586, true }, [T_HIST_CUST] = { 19, 13, 0, true },
-	/* and on PostgreSQL fkey_stock_2 (s_i_id): InnoDB's UPDATEs of stock
-	   change no column of it, and it is not laid out there */
-	[T_STOCK_ITEM] = { 16, 4, 0, true },
-};
-
-/*
- * PostgreSQL: the tuples a heap page holds (or the entries a secondary
- * index's leaf holds), and its primary key's entries a leaf, as 'appio db
- * prepare tpcc' and VACUUM ANALYZE leave them (PostgreSQL 15, 2 warehouses:
- * reltuples / relpages, the mean of two loads, whose secondary indexes took
- * up to 10% more or fewer pages; docs/data/fidelity-tpcc/pg-2026-12-06/). Its types
- * are not InnoDB's (smallint keys, numeric, timestamps, char(24) padded),
- * its heap is filled to the end (fillfactor 100), and its indexes hold a
- * heap pointer, not the primary key, and deduplicate equal keys: the InnoDB
- * entry bytes above made fkey_order_line_2 2.8 times its size and its reads
- * 50 times the server's. History has no primary key (sysbench-tpcc's
- * force_pk 0). 0: from the row bytes.
- */
-static const struct { uint32_t per, pk; } pg_per_page[T_N] = {
-	[T_CUSTOMER] = { 13, 361 }, [T_HISTORY] = { 102, 0 }, [T_ORDER] = { 135, 361 },
-	[T_NEW_ORDER] = { 225, 340 }, [T_ORDER_LINE] = { 88, 259 }, [T_STOCK] = { 24, 362 },
-	[T_ITEM] = { 75, 362 },
-	[T_CUST_LAST] = { 120 }, [T_ORDER_CUST] = { 183 }, [T_OL_ITEM] = { 427 }, [T_HIST_CUST] = { 360 },
-	[T_STOCK_ITEM] = { 313 },
-};
-
-struct tpcc_table {
-	struct dbm_tree data;           /* clustered (innodb) or heap in key order (postgres) */
-	struct dbm_tree pk;             /* postgres: the primary-key B-tree */
-	struct dbm_sec sec;             /* innodb, T_OL_ITEM and T_HIST_CUST: leaves that split */
-	bool has_sec;
-	_Atomic uint64_t changed, inserted;     /* postgres heaps: rows changed, of them inserted */
-	/* postgres customer and stock: where their rows' versions are (dbm_heap.h) */
-	struct dbm_heap hs;
-	bool has_heap;
-	uint64_t grow_first, grow_pages;
-};
-
-/* NURand's run-time constants (clause 2.1.6.1). */
-struct tpcc_nurand_c {
-	uint64_t c_last, c_id, c_ol;
-};
-
-struct tpcc_district {
-	pthread_mutex_t lock;           /* the district row, held from update to commit */
-	_Atomic uint64_t next_o_id;     /* d_next_o_id */
-	_Atomic uint64_t next_deliv;    /* oldest undelivered order */
-	/* the items of its last 20 orders' lines (0: a loaded order's, not
-	   kept): Stock-Level joins those lines to their stock rows */
-	_Atomic uint32_t sl_item[20][15];
-	_Atomic uint8_t sl_lines[20];
-};
-
-struct tpcc_run {
-	struct dbm db;
-	struct tpcc_table t[T_N];
-	unsigned w;                     /* warehouses */
-	uint64_t cap;                   /* order slots per district */
-	struct tpcc_nurand_c c;         /* NURand's constants, drawn once per run */
-	struct tpcc_district *d;        /* 10 * w */
-	pthread_mutex_t *wh;            /* warehouse rows */
-	_Atomic uint64_t hist;          /* history rows appended */
-	bool think;
-	enum tpcc_mix mix;              /* sysbench-tpcc's also means its schema and statements */
-	const struct tpcc_costs *cost;
-	uint64_t row_ns;                /* CPU per extra row examined */
-	char cpu_how[160];              /* where the CPU costs came from, for the result */
-	unsigned npoints;               /* points ended, for their tpmC keys */
-	uint64_t warmup_points, warmup_txns;    /* --warmup-txns over the first points */
-};
-
-struct tpcc_worker {
-	struct dbm_txn txn;
-	struct tpcc_deck deck;
-	struct tpcc_nurand_c c;         /* sysbench-tpcc draws them per thread; else the run's */
-	bool c_drawn;
-	pthread_mutex_t *held[3];       /* row locks held until commit */
-	unsigned nheld;
-};
 
 #define O(f) offsetof(struct tpcc_opts, f)
 static const struct opt_def tpcc_opt_table[] = {
@@ -233,22 +118,6 @@ static const struct opt_def tpcc_opt_table[] = {
 };
 #undef O
 
-/*
- * Redo and undo bytes of the changes: an update in place, an insert, a
- * secondary-index entry, purge's DB_TRX_ID reset (innodb record sizes;
- * postgres WAL records, no undo). Fitted on the calibrate lines of
- * scripts/fidelity-tpcc.matrix (Innodb_lsn_current, pg_stat_wal.wal_bytes per
- * transaction): a record's own bytes alone gave 0.42-0.46x of MariaDB's
- * redo; the rest is the mini-transactions' page-level records (page
- * directory, record header, free-space and heap-top changes) that a row's
- * size does not show.
- */
-struct tpcc_costs {
-	uint32_t upd, upd_undo, ins, ins_undo, sec, purge;
-	uint32_t upd_rec, ins_rec;      /* innodb: an undo record's bytes on its page */
-	uint32_t prune;                 /* postgres: XLOG_HEAP2_PRUNE */
-	uint32_t lock;                  /* postgres: XLOG_HEAP_LOCK, a foreign key's row lock */
-};
 /* The undo records' own sizes (MariaDB 10.11's formats, trx_undo_page_report_modify()
    and _insert()): a header of ~25 bytes, the primary key, and for an update the old
    values of the fields changed, a few small numbers here (stock's quantity and
@@ -306,125 +175,6 @@ static int cpu_costs(struct tpcc_run *r, const struct tpcc_opts *o, char *err, s
 	return 0;
 }
 
-static uint64_t rows_of(const struct tpcc_run *r, enum tbl t)
-{
-	uint64_t w = r->w, dist = 10 * w;
-	switch (t) {
-	case T_WAREHOUSE: return w;
-	case T_DISTRICT: return dist;
-	case T_CUSTOMER: case T_CUST_LAST: return dist * 3000;
-	case T_HISTORY: return dist * (3000 + r->cap);
-	case T_ORDER: case T_NEW_ORDER: return dist * r->cap;
-	case T_ORDER_CUST: return dist * 3000;  /* by customer: a rank per customer */
-	case T_ORDER_LINE: return dist * r->cap * 10;
-	case T_STOCK: return w * 100000;
-	case T_OL_ITEM: return r->mix == TPCC_MIX_SYSBENCH ? dist * 3000 * 10 : 0;
-	case T_HIST_CUST: return r->mix == TPCC_MIX_SYSBENCH ? dist * 3000 : 0;
-	case T_STOCK_ITEM:
-		return r->mix == TPCC_MIX_SYSBENCH && r->db.model == DBM_POSTGRES ? w * 100000 : 0;
-	default: return 100000;
-	}
-}
-
-/* Rows a table holds as loaded (rows_of() is the room laid out for its growth). */
-static uint64_t rows_loaded(const struct tpcc_run *r, enum tbl t)
-{
-	uint64_t dist = 10 * (uint64_t)r->w;
-	switch (t) {
-	case T_HISTORY: case T_ORDER: return dist * 3000;
-	case T_NEW_ORDER: return dist * 900;
-	case T_ORDER_LINE: return dist * 3000 * 10;
-	default: return rows_of(r, t);
-	}
-}
-
-/* PostgreSQL: each heap under autovacuum, analyzed when its changes pass the threshold. */
-static int autovacuum_tables(struct tpcc_run *r)
-{
-	int rc = 0;
-	for (enum tbl t = 0; t < T_N && !rc; t++) {
-		struct tpcc_table *tb = &r->t[t];
-		if (tbl_size[t].index || !rows_of(r, t))
-			continue;
-		uint32_t per = tb->data.rows_per_leaf;
-		if (tb->has_heap) {
-			rc = dbm_vac_add(&r->db, &(struct dbm_vac_table){
-				.hs = &tb->hs, .loaded = tb->data.npages,
-				.grow_first = tb->grow_first, .grow_pages = tb->grow_pages,
-				.appended = &tb->hs.appended, .inserted = &tb->inserted, .per_page = per,
-				.idx_first = { tb->pk.first_page, r->t[T_STOCK_ITEM].data.first_page },
-				.idx_pages = { tb->pk.npages, t == T_STOCK ? r->t[T_STOCK_ITEM].data.npages : 0 },
-				.nidx = t == T_STOCK && r->t[T_STOCK_ITEM].data.rows ? 2 : 1,
-				.reltuples = rows_of(r, t) });
-			continue;
-		}
-		rc = dbm_vac_add(&r->db, &(struct dbm_vac_table){
-			.first = tb->data.first_page, .span = tb->data.npages, .modified = &tb->changed,
-			.appended = &tb->inserted, .per_page = per,
-			.loaded = (rows_loaded(r, t) + per - 1) / per, .reltuples = rows_loaded(r, t) });
-	}
-	return rc;
-}
-
-static int geometry(struct tpcc_run *r, enum tbl t)
-{
-	struct dbm *db = &r->db;
-	struct tpcc_table *tb = &r->t[t];
-	bool innodb = db->model == DBM_INNODB;
-	/* innodb: 5-byte header + 13 bytes of DB_TRX_ID/DB_ROLL_PTR on clustered
-	   records; postgres: 24-byte tuple header + 4-byte line pointer */
-	uint32_t over = innodb ? (tbl_size[t].index ? 5 : 18) : 28;
-	uint32_t hdr = innodb ? 120 : 40;
-	uint32_t per = dbm_tree_per_page(db->page_size, hdr, 15.0 / 16, tbl_size[t].row + over);
-	uint32_t fan = dbm_tree_per_page(db->page_size, hdr, 15.0 / 16, tbl_size[t].key + 9);
-	int rc;
-
-	if (!rows_of(r, t))
-		return 0;
-	/* a file per table (InnoDB's file_per_table holds its indexes too; each
-	   PostgreSQL relation is one): a checkpoint fsyncs each one written */
-	if (!innodb || !tbl_size[t].index) {
-		dbm_space(db);
-		dbm_space_headers(db);
-	}
-	if (innodb && (t == T_OL_ITEM || t == T_HIST_CUST || t == T_ORDER_CUST)) {
-		/* InnoDB reserves a 2-byte directory slot per 4 records
-		   (page_get_max_insert_size_after_reorganize()) */
-		uint32_t cap = (db->page_size - 132) * 2 / (2 * tbl_size[t].row + 1);
-		rc = dbm_sec_init(&tb->sec, rows_of(r, t), cap, tbl_size[t].load,
-				  db->page_size / 2 / tbl_size[t].row, fan, dbm_alloc(db, 0));
-		dbm_alloc(db, rc ? 0 : dbm_sec_pages(&tb->sec));
-		tb->has_sec = !rc;
-		return rc;
-	}
-	if (!innodb && pg_per_page[t].per)
-		per = pg_per_page[t].per;
-	if (innodb || tbl_size[t].index)
-		rc = dbm_tree_init(&tb->data, rows_of(r, t), per, fan, dbm_alloc(db, 0));
-	else
-		rc = dbm_tree_init_heap(&tb->data, rows_of(r, t), per, dbm_alloc(db, 0));
-	if (rc)
-		return rc;
-	dbm_alloc(db, tb->data.npages);
-	if (!innodb && (t == T_CUSTOMER || t == T_STOCK)) {
-		/* the versions that do not fit on their page go to the heap's end:
-		   room for 1/8 of the table, reused circularly (a model limit) */
-		tb->grow_pages = tb->data.npages / 8 + 16;
-		tb->grow_first = dbm_alloc(db, tb->grow_pages);
-		if ((rc = dbm_heap_init(&tb->hs, tb->data.first_page, tb->data.npages + tb->grow_pages)) != 0 ||
-		    (rc = dbm_heap_rows(&tb->hs, rows_of(r, t), per)) != 0)
-			return rc;
-		tb->has_heap = true;
-	}
-	if (innodb || tbl_size[t].index || t == T_HISTORY)
-		return 0;
-	uint32_t per_idx = pg_per_page[t].pk ? pg_per_page[t].pk :
-		dbm_tree_per_page(db->page_size, hdr, 0.9, tbl_size[t].key + 12);
-	rc = dbm_tree_init(&tb->pk, rows_of(r, t), per_idx, per_idx, dbm_alloc(db, 0));
-	dbm_alloc(db, rc ? 0 : tb->pk.npages);
-	return rc;
-}
-
 static void tpcc_teardown(struct emu_run *run);
 
 static int tpcc_setup(struct emu_run *run, char *err, size_t errlen)
@@ -452,7 +202,7 @@ static int tpcc_setup(struct emu_run *run, char *err, size_t errlen)
 	if ((rc = cpu_costs(r, o, err, errlen)) != 0)
 		return rc;
 	for (enum tbl t = 0; t < T_N; t++)
-		if (geometry(r, t)) {
+		if (tpcc_geometry(r, t)) {
 			snprintf(err, errlen, "--warehouses: %u make too deep a tree", r->w);
 			return -EINVAL;
 		}
@@ -468,7 +218,7 @@ static int tpcc_setup(struct emu_run *run, char *err, size_t errlen)
 	}
 	for (unsigned i = 0; i < r->w; i++)
 		pthread_mutex_init(&r->wh[i], NULL);
-	if (r->db.model == DBM_POSTGRES && (rc = autovacuum_tables(r)) != 0)
+	if (r->db.model == DBM_POSTGRES && (rc = tpcc_autovacuum_tables(r)) != 0)
 		snprintf(err, errlen, "out of memory");
 	else
 		rc = dbm_start(&r->db, run, "--warehouses, --order-growth", err, errlen);
@@ -497,128 +247,6 @@ static void tpcc_teardown(struct emu_run *run)
 	r->wh = NULL;
 }
 
-/* PostgreSQL: fetch heap page @page of @tb, pruning the dead tuples earlier changes left. */
-static int heap_fetch(struct emu_worker *w, struct tpcc_run *r, struct tpcc_table *tb, uint64_t page,
-		      uint32_t redo)
-{
-	if (dbm_heap_read(&tb->hs, page, dbm_horizon(&r->db)))
-		redo += r->cost->prune;
-	return dbm_page(w, &r->db, page, 0, redo);
-}
-
-/*
- * PostgreSQL: row @pos of customer or stock through its primary key, read or
- * updated (@redo) as heap_update() does (dbm_heap.h, as the oltp emulator
- * does it): the page of an older version whose entry no scan has killed
- * yet, then the live version's; an UPDATE's new version on the same page
- * when a prune left room there (HOT: neither table's UPDATEs change an
- * indexed column), else at the heap's end with a new entry in the primary
- * key (and the name index, for a customer). Their pages full as loaded, 24%
- * of customer's UPDATEs and 10% of stock's were not HOT on PostgreSQL 15
- * (n_tup_hot_upd; docs/data/fidelity-tpcc/pg-2026-12-06/): the rows moved,
- * the tables grew 10% and 6% in a minute, and the fetches through the old
- * entries read the pages of dead versions; a moved stock row takes an
- * entry in fkey_stock_2 (s_i_id) too: on the server it read 440 pages in
- * each 15-s point, 113 of them in the pool at the end.
- */
-static int heap_row(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint64_t pos, uint32_t redo)
-{
-	struct tpcc_table *tb = &r->t[t];
-	int rc = dbm_path(w, &r->db, &tb->pk, pos, 0, 0);
-	uint64_t old = dbm_heap_row_kill(&tb->hs, pos), page = dbm_heap_row_page(&tb->hs, pos);
-
-	if (!rc && old != DBM_HEAP_NONE && old != page)
-		rc = heap_fetch(w, r, tb, old, 0);
-	if (rc || !redo)
-		return rc ? rc : heap_fetch(w, r, tb, page, 0);
-	/* its index fetch prunes the page before heap_update() looks for room */
-	uint32_t pruned = dbm_heap_read(&tb->hs, page, dbm_horizon(&r->db)) ? r->cost->prune : 0;
-	bool same = dbm_heap_take_room(&tb->hs, page);
-	rc = heap_fetch(w, r, tb, page, redo + pruned);
-	dbm_heap_dead(&tb->hs, page, same, emu_now());
-	if (rc || same)
-		return rc;
-	bool fresh;     /* the new version's page: its WAL is in the old page's record */
-	uint64_t np = dbm_heap_row_move(&tb->hs, pos, &fresh);
-	rc = dbm_page(w, &r->db, np, fresh ? DBM_CREATE | DBM_DIRTY : DBM_DIRTY, 0);
-	if (!rc)
-		rc = dbm_path(w, &r->db, &tb->pk, pos, 0, r->cost->sec);
-	if (!rc && t == T_CUSTOMER)
-		rc = dbm_path(w, &r->db, &r->t[T_CUST_LAST].data, pos, 0, r->cost->sec);
-	if (!rc && t == T_STOCK && r->t[T_STOCK_ITEM].data.rows)     /* by s_i_id */
-		rc = dbm_path(w, &r->db, &r->t[T_STOCK_ITEM].data, pos % 100000 * r->w + pos / 100000, 0,
-			      r->cost->sec);
-	return rc;
-}
-
-/*
- * PostgreSQL's check of a foreign key to customer row @pos (RI_FKey_check():
- * SELECT ... FOR KEY SHARE through the primary key): the row is locked, its
- * tuple's xmax set, which dirties its page and logs XLOG_HEAP_LOCK.
- * New-Order's INSERT into orders is the one sysbench-tpcc check whose row
- * the transaction has not changed already (there it costs nothing more):
- * pg_stat_statements counted 902 pages dirtied by 2,785 of those INSERTs,
- * the orders' own pages shared by many.
- */
-static int pg_fk_lock(struct emu_worker *w, struct tpcc_run *r, uint64_t pos)
-{
-	struct tpcc_table *tb = &r->t[T_CUSTOMER];
-	int rc = dbm_path(w, &r->db, &tb->pk, pos, 0, 0);
-
-	return rc ? rc : dbm_page(w, &r->db, tb->has_heap ? dbm_heap_row_page(&tb->hs, pos) :
-				  dbm_tree_leaf(&tb->data, pos), 0, r->cost->lock);
-}
-
-/* Touch row @rank of table @t: read (@redo 0), change, or insert (@ins). */
-static int row(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint64_t rank,
-	       uint32_t redo, bool ins)
-{
-	struct tpcc_worker *tw = w->priv;
-	struct tpcc_table *tb = &r->t[t];
-	uint64_t pos = tb->has_sec ? rank % tb->sec.keys : rank % tb->data.rows;
-	unsigned flags = ins && !tb->has_sec && pos % tb->data.rows_per_leaf == 0 ? DBM_CREATE : 0;
-	int rc;
-
-	if (tb->has_sec) {
-		rc = dbm_sec_op(w, &r->db, &tb->sec, pos, ins, redo);
-	} else if (tb->has_heap) {
-		rc = heap_row(w, r, t, pos, redo);
-	} else if (r->db.model == DBM_POSTGRES && !tbl_size[t].index) {
-		if (tb->pk.rows)
-			rc = dbm_path(w, &r->db, &tb->pk, pos, 0, ins ? 64 : 0);
-		else
-			rc = 0;
-		if (!rc)
-			rc = dbm_page(w, &r->db, dbm_tree_leaf(&tb->data, pos), flags, redo);
-		if (redo) {     /* autovacuum's count (n_mod_since_analyze); Delivery's
-				   one UPDATE changes an order's ~10 lines */
-			atomic_fetch_add_explicit(&tb->changed, t == T_ORDER_LINE && !ins ? 10 : 1,
-						  memory_order_relaxed);
-			if (ins)
-				atomic_fetch_add_explicit(&tb->inserted, 1, memory_order_relaxed);
-		}
-	} else {
-		rc = dbm_path(w, &r->db, &tb->data, pos, flags, redo);
-	}
-	if (!rc && redo)
-		rc = dbm_undo(w, &r->db, &tw->txn, ins ? r->cost->ins_rec : r->cost->upd_rec,
-			      ins ? r->cost->ins_undo : r->cost->upd_undo);
-	/* purge resets the record's DB_TRX_ID once no read view needs it */
-	if (!rc && redo && !tbl_size[t].index)
-		dbm_purge_page(&r->db, &tw->txn, dbm_tree_leaf(&tb->data, pos), r->cost->purge);
-	return rc;
-}
-
-/* Insert an entry at @rank of the secondary index @t (not sorted by insert order). */
-static int sec_insert(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint64_t rank, uint32_t redo)
-{
-	struct tpcc_table *tb = &r->t[t];
-
-	if (tb->has_sec)
-		return dbm_sec_op(w, &r->db, &tb->sec, rank % tb->sec.keys, 1, redo);
-	return dbm_path(w, &r->db, &tb->data, rank % tb->data.rows, 0, redo);
-}
-
 /* The CPU of @n rows a statement examines beyond its first. */
 static void rows_cpu(struct emu_worker *w, struct tpcc_run *r, unsigned n)
 {
@@ -630,7 +258,7 @@ static int stmt(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint64_t r
 		uint32_t redo, bool ins)
 {
 	dbm_stmt(w, &r->db);
-	return row(w, r, t, rank, redo, ins);
+	return tpcc_row(w, r, t, rank, redo, ins);
 }
 
 /*
@@ -731,9 +359,9 @@ static int new_order(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 	if (!rc)
 		rc = stmt(w, r, T_ORDER, order_rank(r, dr, o_id), r->cost->ins, true);
 	if (!rc && r->db.model == DBM_POSTGRES && r->mix == TPCC_MIX_SYSBENCH)
-		rc = pg_fk_lock(w, r, dr * 3000 + c);   /* o_c_id's key */
+		rc = tpcc_pg_fk_lock(w, r, dr * 3000 + c);   /* o_c_id's key */
 	if (!rc)         /* the order's entry under its customer */
-		rc = sec_insert(w, r, T_ORDER_CUST, dr * 3000 + c, r->cost->ins / 2);
+		rc = tpcc_sec_insert(w, r, T_ORDER_CUST, dr * 3000 + c, r->cost->ins / 2);
 	if (!rc)
 		rc = stmt(w, r, T_NEW_ORDER, order_rank(r, dr, o_id), r->cost->ins / 2, true);
 	for (unsigned i = 0; i < ol_cnt && !rc; i++) {
@@ -754,7 +382,7 @@ static int new_order(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 			rc = stmt(w, r, T_ORDER_LINE, order_rank(r, dr, o_id) * 10 + i * 10 / ol_cnt,
 				  r->cost->ins, true);
 		if (!rc && r->mix == TPCC_MIX_SYSBENCH)  /* its (ol_supply_w_id, ol_i_id) entry */
-			rc = sec_insert(w, r, T_OL_ITEM, (sw * 100000 + item) * 3 + tpcc_random(&w->rng, 0, 2),
+			rc = tpcc_sec_insert(w, r, T_OL_ITEM, (sw * 100000 + item) * 3 + tpcc_random(&w->rng, 0, 2),
 					r->cost->sec);
 	}
 	if (!rc && rbk)
@@ -806,7 +434,7 @@ static int customer(struct emu_worker *w, struct tpcc_run *r, uint64_t dr, uint3
 			uint64_t c = i ? tpcc_random(&w->rng, 0, 2999) : last;
 			if (i == 1)
 				*paid = c;
-			rc = row(w, r, T_CUSTOMER, dr * 3000 + c, i == 1 ? redo : 0, false);
+			rc = tpcc_row(w, r, T_CUSTOMER, dr * 3000 + c, i == 1 ? redo : 0, false);
 		}
 		return rc;
 	}
@@ -838,12 +466,12 @@ static int payment(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 		rc = customer(w, r, cd, tpcc_random(&w->rng, 1, 10) == 1 ? r->cost->upd + 500 : r->cost->upd,
 			      &c);
 	if (!rc)
-		rc = stmt(w, r, T_HISTORY, atomic_fetch_add(&r->hist, 1) + rows_of(r, T_DISTRICT) * 3000,
+		rc = stmt(w, r, T_HISTORY, atomic_fetch_add(&r->hist, 1) + tpcc_rows_of(r, T_DISTRICT) * 3000,
 			  r->cost->ins, true);
 	/* its (h_c_w_id, h_c_d_id, h_c_id) entry, under the customer just paid
 	   (tpcc_run.lua's payment() inserts h_c_id = c_id): the hot customers' leaves */
 	if (!rc && sb)
-		rc = sec_insert(w, r, T_HIST_CUST, cd * 3000 + c, r->cost->sec);
+		rc = tpcc_sec_insert(w, r, T_HIST_CUST, cd * 3000 + c, r->cost->sec);
 	return rc;
 }
 
@@ -858,7 +486,7 @@ static int order_status(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 	if (!rc)
 		rc = stmt(w, r, T_ORDER_CUST, dr * 3000 + c, 0, false);  /* the customer's orders */
 	if (!rc)
-		rc = row(w, r, T_ORDER, order_rank(r, dr, o_id), 0, false);
+		rc = tpcc_row(w, r, T_ORDER, order_rank(r, dr, o_id), 0, false);
 	if (!rc)
 		rc = stmt(w, r, T_ORDER_LINE, order_rank(r, dr, o_id) * 10, 0, false);
 	rows_cpu(w, r, TPCC_LINES_ROWS);
@@ -912,12 +540,12 @@ static int stock_level(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 	   order's lines have uniform items, 1,000 of 100,000: drawn so). */
 	const struct tpcc_district *ds = &r->d[dr];
 	for (uint64_t o = next - 20; o < next && !rc; o++) {
-		rc = row(w, r, T_ORDER_LINE, order_rank(r, dr, o) * 10, 0, false);
+		rc = tpcc_row(w, r, T_ORDER_LINE, order_rank(r, dr, o) * 10, 0, false);
 		unsigned n = atomic_load_explicit(&ds->sl_lines[o % 20], memory_order_relaxed);
 		for (unsigned i = 0; i < (n ? n : 10) && !rc; i++) {
 			uint64_t item = n ? atomic_load_explicit(&ds->sl_item[o % 20][i], memory_order_relaxed)
 					  : tpcc_random(&w->rng, 0, 99999);
-			rc = row(w, r, T_STOCK, wh * 100000 + item, 0, false);
+			rc = tpcc_row(w, r, T_STOCK, wh * 100000 + item, 0, false);
 		}
 	}
 	return rc;
