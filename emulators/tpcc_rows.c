@@ -55,12 +55,25 @@ static const struct { uint32_t row, key, load; bool index; } tbl_size[T_N] = {
  * entry bytes above made fkey_order_line_2 2.8 times its size and its reads
  * 50 times the server's. History has no primary key (sysbench-tpcc's
  * force_pk 0). 0: from the row bytes.
+ *
+ * The indexes that take entries at random keys split and grow as a run
+ * goes (p-w2's minute on the server: fkey_order_line_2 from 1,342 pages to
+ * 1,598, fkey_history_1 from 166 to 255, idx_orders past its 321), and their
+ * leaves took some 500 of shared_buffers' frames more than the load's; @cap
+ * is the entries a full leaf holds: an index tuple is an 8-byte header, its
+ * key MAXALIGNed and a 4-byte line pointer, in the 8,152 bytes of a leaf
+ * (idx_orders: 28 bytes, 291; fkey_history_1: 20 bytes, 407), or, where a
+ * key repeats, posting lists of its heap pointers (fkey_order_line_2: an
+ * item's 3-4 order lines in 44 bytes, 555-741; 600, which puts the load's
+ * 427 at the 0.72 of full that random inserts leave). fkey_history_1 is
+ * loaded in key order, its leaves at fillfactor 90 (@sorted).
  */
-static const struct { uint32_t per, pk; } pg_per_page[T_N] = {
+static const struct { uint32_t per, pk, cap; bool sorted; } pg_per_page[T_N] = {
 	[T_CUSTOMER] = { 13, 361 }, [T_HISTORY] = { 102, 0 }, [T_ORDER] = { 135, 361 },
 	[T_NEW_ORDER] = { 225, 340 }, [T_ORDER_LINE] = { 88, 259 }, [T_STOCK] = { 24, 362 },
 	[T_ITEM] = { 75, 362 },
-	[T_CUST_LAST] = { 120 }, [T_ORDER_CUST] = { 183 }, [T_OL_ITEM] = { 427 }, [T_HIST_CUST] = { 360 },
+	[T_CUST_LAST] = { 120 }, [T_ORDER_CUST] = { 183, 0, 291 }, [T_OL_ITEM] = { 427, 0, 600 },
+	[T_HIST_CUST] = { 360, 0, 407, true },
 	[T_STOCK_ITEM] = { 313 },
 };
 
@@ -144,12 +157,19 @@ int tpcc_geometry(struct tpcc_run *r, enum tbl t)
 		dbm_space(db);
 		dbm_space_headers(db);
 	}
-	if (innodb && (t == T_OL_ITEM || t == T_HIST_CUST || t == T_ORDER_CUST)) {
+	if (t == T_OL_ITEM || t == T_HIST_CUST || t == T_ORDER_CUST) {
 		/* InnoDB reserves a 2-byte directory slot per 4 records
-		   (page_get_max_insert_size_after_reorganize()) */
+		   (page_get_max_insert_size_after_reorganize()) and merges a leaf
+		   under half full; PostgreSQL merges none (only VACUUM frees an
+		   empty leaf) */
 		uint32_t cap = (db->page_size - 132) * 2 / (2 * tbl_size[t].row + 1);
-		rc = dbm_sec_init(&tb->sec, tpcc_rows_of(r, t), cap, tbl_size[t].load,
-				  db->page_size / 2 / tbl_size[t].row, fan, dbm_alloc(db, 0));
+		uint32_t load = tbl_size[t].load, merge = db->page_size / 2 / tbl_size[t].row;
+		if (!innodb) {
+			cap = pg_per_page[t].cap;
+			load = pg_per_page[t].per | (pg_per_page[t].sorted ? DBM_SEC_SORTED : 0);
+			merge = 0;
+		}
+		rc = dbm_sec_init(&tb->sec, tpcc_rows_of(r, t), cap, load, merge, fan, dbm_alloc(db, 0));
 		dbm_alloc(db, rc ? 0 : dbm_sec_pages(&tb->sec));
 		tb->has_sec = !rc;
 		return rc;

@@ -41,6 +41,8 @@ const char *const dbm_model_names[] = { "innodb", "postgres", NULL };
  */
 #define SEC_MOVE_REDO 8
 #define SEC_SMO_REDO 100        /* page allocation or free, record list ends */
+/* PostgreSQL's XLOG_BTREE_SPLIT_L/R carries the new right page's tuples:
+   about half a page */
 #define SEC_REORG_REDO 3500
 #define PARENT_REDO 60          /* node pointer inserted or deleted */
 #define PURGE_BATCH 64          /* purge records taken from the history at a time */
@@ -917,6 +919,25 @@ static int load(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned fl
 
 static int space_change(struct emu_worker *w, struct dbm *db, uint64_t page);
 
+/*
+ * PostgreSQL extends a relation by writing the new page at its end
+ * (smgrextend(): zeros, before the buffer is filled; its content is
+ * written later like any page's) and asks the checkpointer to fsync the
+ * file; PostgreSQL 15 counts the write among the backends'
+ * (pg_stat_bgwriter.buffers_backend: ForwardSyncRequest() counts every
+ * request but the bgwriter's).
+ */
+static int extend(struct emu_worker *w, struct dbm *db, uint64_t page)
+{
+	int rc = dbm_page_write(w, db, page);
+
+	if (rc)
+		return rc;
+	emu_count(w, DBM_C_WRITTEN, 1);
+	atomic_store(&db->space_unsynced[dbm_space_of(db, page)], true);
+	return 0;
+}
+
 int dbm_page(struct emu_worker *w, struct dbm *db, uint64_t page, unsigned flags, uint32_t redo)
 {
 	bool change = redo || (flags & DBM_DIRTY), created = false;
@@ -976,7 +997,7 @@ next:
 	}
 	pthread_mutex_unlock(&db->pool_mx);
 	if (!rc && created)
-		rc = space_change(w, db, page);
+		rc = db->model == DBM_POSTGRES ? extend(w, db, page) : space_change(w, db, page);
 	return rc;
 }
 
@@ -1119,7 +1140,7 @@ int dbm_sec_op(struct emu_worker *w, struct dbm *db, struct dbm_sec *sec, uint64
 		c.leaf = dbm_sec_leaf(sec, rank);
 	if ((rc = dbm_page(w, db, c.leaf, 0, redo)) != 0 || c.event == DBM_SEC_NONE)
 		return rc;
-	uint32_t moved = c.moved * SEC_MOVE_REDO + SEC_SMO_REDO;
+	uint32_t moved = (db->model == DBM_POSTGRES ? db->page_size / 2 : c.moved * SEC_MOVE_REDO) + SEC_SMO_REDO;
 	if (c.event == DBM_SEC_SPLIT) {
 		emu_count(w, DBM_C_SPLITS, 1);
 		rc = dbm_page(w, db, c.other, DBM_CREATE, moved);

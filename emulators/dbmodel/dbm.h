@@ -140,7 +140,8 @@ enum dbm_counter {
 	DBM_C_LOG_FSYNCS, DBM_C_LOG_FLUSHES, DBM_C_DATA_FSYNCS, DBM_C_CKPTS, DBM_C_STALLS,
 	DBM_C_STALL_US, DBM_C_FREE_WAITS, DBM_C_SPLITS, DBM_C_MERGES, DBM_C_PURGED, DBM_C_CPU_US,
 	DBM_C_CPU_OVER_US, DBM_C_LRU_WRITTEN, DBM_C_UNDO_READS, DBM_C_UNDO_WRITTEN,
-	DBM_C_RSEG_WRITTEN, DBM_C_WRITE_FIX_WAITS, DBM_C_PURGE_CPU_US, DBM_C_NEIGHBORS, DBM_NCOUNTERS
+	DBM_C_RSEG_WRITTEN, DBM_C_WRITE_FIX_WAITS, DBM_C_PURGE_CPU_US, DBM_C_NEIGHBORS,
+	DBM_C_VAC_READS, DBM_C_VAC_WRITTEN, DBM_NCOUNTERS
 };
 #define DBM_COUNTER_NAMES \
 	"txns", "statements", "bp_read_requests", "bp_reads", "pages_created", "pages_dirtied", \
@@ -150,7 +151,7 @@ enum dbm_counter {
 	"log_stall_us", "free_page_waits", "page_splits", "page_merges", "purge_records", \
 	"cpu_model_us", "cpu_over_us", "pages_lru_flushed", "undo_pages_read", \
 	"undo_pages_written", "rseg_pages_written", "write_fix_waits", "cpu_purge_us", \
-	"pages_neighbor_flushed"
+	"pages_neighbor_flushed", "autovacuum_reads", "autovacuum_written"
 
 /* dbm_page() flags. */
 enum dbm_page_flags {

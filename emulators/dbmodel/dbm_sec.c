@@ -47,8 +47,11 @@ static double random_load_lo(uint32_t cap, uint32_t load)
 int dbm_sec_init(struct dbm_sec *s, uint64_t keys, uint32_t cap, uint32_t load, uint32_t merge_below,
 		 uint32_t fanout, uint64_t first_page)
 {
+	bool sorted = !load || (load & DBM_SEC_SORTED);
+	load &= ~DBM_SEC_SORTED;
 	if (!load || load > cap)
 		load = cap;
+	sorted = sorted || load == cap;
 	int rc = dbm_tree_init(&s->geo, keys, load, fanout, first_page);
 
 	if (rc)
@@ -78,22 +81,21 @@ int dbm_sec_init(struct dbm_sec *s, uint64_t keys, uint32_t cap, uint32_t load, 
 				   : 32 + (leaves - 32 + SEC_EXTENT - 1) / SEC_EXTENT * SEC_EXTENT + SEC_EXTENT;
 	if (s->reserved > s->maxslots)
 		s->reserved = s->maxslots;
-	/* a sorted bulk load: leaves in key order, full, the last one with the
-	   rest; a random one: counts spread as above (a golden-ratio sequence,
+	/* a sorted bulk load: leaves in key order, full (or at the load's
+	   fill), the last one with the rest; a random one: counts spread as above (a golden-ratio sequence,
 	   so neighbours differ), each leaf owning buckets for its share of the
 	   keys, since a random insert lands in a leaf as often as its range is
 	   wide */
-	bool sorted = load == cap;
-	double lo = sorted ? cap : random_load_lo(cap, load), sum = 0;
+	double lo = sorted ? load : random_load_lo(cap, load), sum = 0;
 	for (uint32_t l = 0; l < leaves; l++) {
 		double u = fmod((l + 0.5) * 0.6180339887498949, 1.0);
-		s->leaf[l].count = sorted ? cap : (uint32_t)(lo * pow(cap / lo, u));
+		s->leaf[l].count = sorted ? load : (uint32_t)(lo * pow(cap / lo, u));
 		sum += s->leaf[l].count;
 	}
 	uint64_t left = keys;
 	uint32_t b0 = 0;
 	for (uint32_t l = 0; l < leaves; l++) {
-		uint64_t n = l + 1 == leaves ? left : sorted ? cap : (uint64_t)(s->leaf[l].count * (keys / sum) + 0.5);
+		uint64_t n = l + 1 == leaves ? left : sorted ? load : (uint64_t)(s->leaf[l].count * (keys / sum) + 0.5);
 		if (n > cap && l + 1 < leaves)
 			n = cap;
 		if (n > left)

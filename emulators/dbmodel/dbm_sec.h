@@ -94,13 +94,17 @@ struct dbm_sec_change {
  * (CREATE INDEX after the data), every leaf full; fewer for an index
  * filled by the rows' random inserts (created before the data), whose
  * leaves are spread from part-full to full, so that they split one by one
- * as inserts come rather than all at their first. A leaf left with fewer than
+ * as inserts come rather than all at their first; @load | DBM_SEC_SORTED
+ * for rows that came in key order into an index that leaves room in its
+ * leaves (PostgreSQL's rightmost splits keep fillfactor 90), every leaf
+ * at @load. A leaf left with fewer than
  * @merge_below entries is merged into a sibling when the two fit in one
  * leaf (InnoDB: data under half the page, merge_threshold = 50, which is a
  * little more than half of a full leaf's entries, since a full leaf's
  * records do not fill the whole page). Returns 0 or -EINVAL (too deep a
  * tree). The caller reserves dbm_sec_pages() page ids.
  */
+#define DBM_SEC_SORTED (1u << 31)
 int dbm_sec_init(struct dbm_sec *s, uint64_t keys, uint32_t cap, uint32_t load, uint32_t merge_below,
 		 uint32_t fanout, uint64_t first_page);
 uint64_t dbm_sec_pages(const struct dbm_sec *s);

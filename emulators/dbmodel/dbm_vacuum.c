@@ -140,6 +140,7 @@ static int ring_free(struct emu_worker *w, struct dbm *db, struct ring_buf *b)
 	if ((rc = dbm_page_write(w, db, b->page)) != 0)
 		return rc;
 	emu_count(w, DBM_C_WRITTEN, 1);
+	emu_count(w, DBM_C_VAC_WRITTEN, 1);
 	atomic_store(&db->space_unsynced[dbm_space_of(db, b->page)], true);
 	return 0;
 }
@@ -189,6 +190,7 @@ static int use_page(struct emu_worker *w, struct dbm *db, struct dbm_vac *v, uin
 			return emu_fail(w, r < 0 ? (int)r : -EIO, "page read at offset %llu failed",
 					(unsigned long long)(db->data_off + page * db->page_size));
 		emu_count(w, DBM_C_READS, 1);
+		emu_count(w, DBM_C_VAC_READS, 1);
 		b->page = page;
 		pthread_mutex_lock(&db->pool_mx);
 		hint = db->page_hint && db->page_hint[page];
