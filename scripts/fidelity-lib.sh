@@ -30,7 +30,12 @@ counters() {
 			"SELECT NAME, COUNT FROM information_schema.INNODB_METRICS WHERE ENABLED = 1" |
 			jq -R -s 'split("\n") | map(select(length > 0) | split("\t") | {("m_" + .[0]): (.[1] | tonumber)}) | add // {}'; } | jq -c -s add ;;
 	postgres)
-		psql -X -h "$SRV" -p "$(cat "$SRV/port")" -U appio appio -tA -c "SELECT row_to_json(s) FROM (SELECT
+		# the checkpointer adds the backends' writes to buffers_backend when it
+		# wakes (below); a reload wakes it (measured: the count moved only at
+		# each pg_reload_conf() under load)
+		psql -X -h "$SRV" -p "$(cat "$SRV/port")" -U appio appio -tA -c "SELECT pg_reload_conf()" >/dev/null
+		sleep 0.3
+		{ psql -X -h "$SRV" -p "$(cat "$SRV/port")" -U appio appio -tA -c "SELECT row_to_json(s) FROM (SELECT
 			(SELECT coalesce(sum(heap_blks_read), 0) FROM pg_statio_user_tables) AS heap_blks_read,
 			(SELECT coalesce(sum(idx_blks_read), 0) FROM pg_statio_user_tables) AS idx_blks_read,
 			(SELECT coalesce(sum(heap_blks_hit + idx_blks_hit), 0) FROM pg_statio_user_tables) AS blks_hit,
@@ -38,9 +43,27 @@ counters() {
 			b.checkpoints_timed, b.checkpoints_req,
 			w.wal_bytes, w.wal_sync, w.wal_write, w.wal_fpi, w.wal_records,
 			(SELECT xact_commit FROM pg_stat_database WHERE datname = 'appio') AS xact_commit
-			FROM pg_stat_bgwriter b, pg_stat_wal w) s" ;;
+			FROM pg_stat_bgwriter b, pg_stat_wal w) s"
+		  autovacuum_io "$SRV/pgdata/server.log"; } | jq -c -s add ;;
 	esac
 }
+# autovacuum_io LOG: autovacuum's pages read and written so far, from the
+# server's log (log_autovacuum_min_duration 0: a table's "buffer usage" and
+# "avg read/write rate" when its vacuum or analyze ends), as JSON: av_reads,
+# the misses of the benchmark's tables (the ones pg_statio_user_tables
+# counts), av_written, the pages the workers wrote in any database (all of
+# them in buffers_backend), misses x write rate / read rate. Whether a
+# worker's visit falls in a 15 s point is the launcher's schedule, not the
+# workload's: on p-w2's server its ANALYZE of every table read 12,700 pages
+# in the 2-thread point once and outside the points the next time.
+autovacuum_io() {
+	[ -f "$1" ] || { echo '{}'; return; }
+	awk '/automatic (vacuum|analyze) of table/ { user = index($0, "\"appio.public.") > 0; rr = wr = 0 }
+	/avg read rate:/ { rr = $4; wr = $9 }
+	/buffer usage:/ { if (user) reads += $5; if (rr > 0) written += $5 * wr / rr }
+	END { printf "{\"av_reads\":%d,\"av_written\":%d}\n", reads, written + 0.5 }' "$1"
+}
+
 # gauges: counters that are levels, not totals; kept as read at the end
 GAUGES='["Innodb_checkpoint_age","Innodb_buffer_pool_pages_dirty","Innodb_buffer_pool_pages_free","Innodb_history_list_length"]'
 
@@ -58,7 +81,8 @@ start() {
 	mariadb) set=(innodb_buffer_pool_size="$2" innodb_log_file_size="$3"
 		      innodb_flush_log_at_trx_commit="$4" innodb_monitor_enable=all) ;;
 	postgres) set=(shared_buffers="${2}B" max_wal_size="${3}B"
-		       synchronous_commit="$([ "$4" = 1 ] && echo on || echo off)")
+		       synchronous_commit="$([ "$4" = 1 ] && echo on || echo off)"
+		       log_autovacuum_min_duration=0)
 		# min_wal_size (80MB) may not exceed max_wal_size
 		[ "$(numfmt --from=iec "$3")" -ge $((80 << 20)) ] || set+=(min_wal_size="${3}B") ;;
 	esac
@@ -89,29 +113,42 @@ def per($n): if $n > 0 then . / $n else 0 end;
  ($p.d) as $d | ($e.c) as $c |
  # PostgreSQL 15 reports backend writes (buffers_backend) only when its
  # checkpointer absorbs their fsync requests: when its queue is half full
- # (NBuffers / 2 requests) or at a checkpoint, so one 15 s point shows
- # none or several points worth. Its writes are compared from the
- # warm-up'"'"'s start to the point'"'"'s end, on both sides.
- ([$r.warmup.run.d, $r.points[0:$i + 1][].d] |
-  (map(.buffers_checkpoint + .buffers_clean + .buffers_backend) | add)) as $pgw |
+ # (NBuffers / 2 requests), at a checkpoint, or at a reload (which
+ # counters() asks for since 6 December 2026), so in the references taken
+ # before, one 15 s point shows none or several points worth. Its writes
+ # are compared from the warm-up'"'"'s start to the point'"'"'s end, on both sides.
+ # Where the reference has autovacuum'"'"'s own I/O (av_reads, av_written:
+ # since 6 December 2026), both sides leave it out of the cells and show it
+ # apart (avreads, avwrites: from the warm-up'"'"'s start, per transaction).
+ ($d.av_reads != null) as $av |
+ ([$r.warmup.run.d, $r.points[0:$i + 1][].d]) as $upto |
+ (if $r.engine == "postgres" then
+   $upto | map(.buffers_checkpoint + .buffers_clean + .buffers_backend - (.av_written // 0)) | add
+  else 0 end) as $pgw |
  ([$r.warmup.run.txns, $r.points[0:$i + 1][].txns] | add) as $pgn |
  (if $r.engine == "mariadb" then
    [["reads", $d.Innodb_pages_read], ["writes", $d.Innodb_pages_written],
     ["redo", $d.Innodb_lsn_current], ["fsyncs", $d.Innodb_data_fsyncs],
     ["dblwr", $d.Innodb_dblwr_pages_written]]
   else
-   [["reads", $d.heap_blks_read + $d.idx_blks_read],
+   [["reads", $d.heap_blks_read + $d.idx_blks_read - ($d.av_reads // 0)],
     (if $e.cum then ["writes", ($pgw | per($pgn)) * $p.txns]
-     else ["writes", $d.buffers_checkpoint + $d.buffers_clean + $d.buffers_backend] end),
+     else ["writes", $d.buffers_checkpoint + $d.buffers_clean + $d.buffers_backend - ($d.av_written // 0)] end),
     ["redo", $d.wal_bytes], ["fsyncs", $d.wal_sync]]
   end) as $real |
  {reads: $c.bp_reads, writes: $c.pages_written, redo: $c.log_bytes, dblwr: $c.dblwr_pages,
   fsyncs: (if $r.engine == "mariadb" then $c.log_fsyncs + $c.data_fsyncs + $c.dblwr_writes
 	   else $c.log_fsyncs end)} as $emuc0 |
+ (if $av then $emuc0 + {reads: ($c.bp_reads - $c.autovacuum_reads)} else $emuc0 end) as $emuc1 |
+ (if $av and $e.cum then ($e.cum.autovacuum_written // 0) else 0 end) as $avw |
  (if $r.engine == "postgres" and $e.cum then
-   $emuc0 + {writes: (($e.cum.pages_written | per($e.cum.txns)) * $c.txns)} else $emuc0 end) as $emuc |
+   $emuc1 + {writes: ((($e.cum.pages_written - $avw) | per($e.cum.txns)) * $c.txns)} else $emuc1 end) as $emuc |
  (($real[] | [.[0], (.[1] | per($p.txns)), ($emuc[.[0]] | per($c.txns))]),
-  ["tps", $p.tps, $e.tps], ["p99", ($p.p99 / 1e6), ($e.p99 / 1e6)]) |
+  ["tps", $p.tps, $e.tps], ["p99", ($p.p99 / 1e6), ($e.p99 / 1e6)],
+  (if $av and $e.cum then
+    ["avreads", ($upto | map(.av_reads) | add | per($pgn)), ($e.cum.autovacuum_reads | per($e.cum.txns))],
+    ["avwrites", ($upto | map(.av_written) | add | per($pgn)), ($e.cum.autovacuum_written | per($e.cum.txns))]
+   else empty end)) |
  [$r.engine, $r.name, $r.role, $p.threads] + . | map(tostring) | join(" "))'
 
 # within FIGURE REAL EMU (awk): the target of each figure
@@ -252,6 +289,14 @@ report() {
 			print line
 		}
 	}' "$cells" | sort
+	# autovacuum's own I/O, which the cells above leave out where the
+	# reference has it: when a worker comes is the launcher's schedule
+	awk '$5 ~ /^av/ { k = $2 " " $4; if (!(k in seen)) { seen[k] = 1; o[++n] = k }; v[k, $5] = sprintf("%.2f/%.2f", $6, $7) }
+	END {
+		if (!n) exit
+		print "autovacuum'"'"'s own pages a transaction from the warm-up'"'"'s start (real/emulated; not in the cells above):"
+		for (i = 1; i <= n; i++) { split(o[i], a, " "); printf "  %-12s %-3s read %-12s written %s\n", a[1], a[2], v[o[i], "avreads"], v[o[i], "avwrites"] }
+	}' "$cells"
 	for kind in "${KINDS[@]}"; do
 		# each configuration's TPS: the geometric mean over its points
 		awk -v kind="$kind" '
@@ -281,7 +326,7 @@ report() {
 
 # baseline CELLS: the held-out cells within target ("name threads figure")
 baseline() {
-	awk "$AWK_TARGET"'$3 == "heldout" && within($5, $6, $7) { print $2, $4, $5 }' "$1" | sort
+	awk "$AWK_TARGET"'$3 == "heldout" && $5 !~ /^av/ && within($5, $6, $7) { print $2, $4, $5 }' "$1" | sort
 }
 
 # baseline_write_check CELLS: --write-baseline (BASELINE, and the emulator's

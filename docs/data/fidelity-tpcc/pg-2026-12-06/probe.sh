@@ -10,12 +10,15 @@
 #   statements  pg_stat_statements over the 8-thread point by pages read; pg_stat_bgwriter
 #   pool        the same, and shared_buffers by relation at the end (pg_buffercache)
 #   wal         pg_stat_statements over the 8-thread point by WAL bytes; pg_stat_bgwriter
+#   bgwriter    pg_stat_bgwriter every second through the run (who wrote when), and
+#               pg_stat_statements over the 2-thread point by pages written (a backend's
+#               evictions; buffers_backend also counts the relations' extensions)
 # From the repository, ./appio built, as root or a user who can run PostgreSQL.
 set -e
 MODE=${1:-}
 case $MODE in
-tables | indexes | statements | pool | wal) ;;
-*) echo "usage: probe.sh tables|indexes|statements|pool|wal [DIR] [SCALE]" >&2; exit 2 ;;
+tables | indexes | statements | pool | wal | bgwriter) ;;
+*) echo "usage: probe.sh tables|indexes|statements|pool|wal|bgwriter [DIR] [SCALE]" >&2; exit 2 ;;
 esac
 S=${2:-./pgt} W=${3:-2} A=${APPIO:-./appio}
 P() { psql -X -q -h "$S" -p "$(cat "$S/port")" -U appio appio "$@"; }
@@ -27,7 +30,7 @@ P -c "VACUUM ANALYZE"
 scripts/db-stop.sh "$S" >/dev/null
 set -- shared_buffers=128MB max_wal_size=1GB synchronous_commit=on log_autovacuum_min_duration=0
 case $MODE in
-statements | wal) set -- "$@" shared_preload_libraries=pg_stat_statements pg_stat_statements.track=all ;;
+statements | wal | bgwriter) set -- "$@" shared_preload_libraries=pg_stat_statements pg_stat_statements.track=all ;;
 pool) set -- "$@" shared_preload_libraries=pg_stat_statements,pg_buffercache pg_stat_statements.track=all ;;
 esac
 conn=$(scripts/db-start.sh postgres "$S" "$@" 2>/dev/null | tail -1)
@@ -52,28 +55,45 @@ point() {
 	echo "transactions: $(jq '.points[0].classes.txn.ops' "$S.p.json")"
 }
 case $MODE in
-statements | wal) P -c "CREATE EXTENSION pg_stat_statements" ;;
+statements | wal | bgwriter) P -c "CREATE EXTENSION pg_stat_statements" ;;
 pool) P -c "CREATE EXTENSION pg_stat_statements" -c "CREATE EXTENSION pg_buffercache" ;;
 indexes) P -c "SELECT relname, relkind, relpages, reltuples::bigint, pg_relation_size(oid) / 8192 AS pages
 		FROM pg_class WHERE relnamespace = 'public'::regnamespace ORDER BY 1" ;;
 esac
-snap start
-point 8 30
-snap warm-up
-point 2 15
-snap p2
-case $MODE in statements | wal | pool) P -c "SELECT pg_stat_statements_reset()" >/dev/null ;; esac
-point 8 15
-snap p8
 stmts="SELECT calls, shared_blks_read rd, shared_blks_hit hit, shared_blks_dirtied dirt,
 	shared_blks_written wr, wal_bytes, wal_records, wal_fpi,
 	left(regexp_replace(query, '\s+', ' ', 'g'), 110) q FROM pg_stat_statements"
+if [ "$MODE" = bgwriter ]; then
+	(while :; do
+		P -At -F ' ' -c "SELECT to_char(now(), 'HH24:MI:SS'), buffers_clean, maxwritten_clean,
+			buffers_backend, buffers_alloc, buffers_checkpoint FROM pg_stat_bgwriter" 2>/dev/null || exit 0
+		sleep 1
+	done > "$S.bgw") &
+	sampler=$!
+fi
+snap start
+point 8 30
+snap warm-up
+case $MODE in bgwriter) P -c "SELECT pg_stat_statements_reset()" >/dev/null ;; esac
+point 2 15
+snap p2
+case $MODE in bgwriter) P -c "$stmts ORDER BY shared_blks_written DESC LIMIT 25" ;; esac
+case $MODE in statements | wal | pool) P -c "SELECT pg_stat_statements_reset()" >/dev/null ;; esac
+point 8 15
+snap p8
 case $MODE in
 tables)
 	echo "== server log: autovacuum"
 	grep -A12 "automatic vacuum\|automatic analyze" "$S/pgdata/server.log" |
 		grep -E "automatic|buffer usage|pages:|tuples:|index scan|avg read|WAL usage" ;;
 statements) P -c "$stmts ORDER BY shared_blks_read DESC LIMIT 25" -c "SELECT * FROM pg_stat_bgwriter" ;;
+bgwriter)
+	kill "$sampler" 2>/dev/null || true
+	echo "== pg_stat_bgwriter each second: time, buffers_clean, maxwritten_clean, buffers_backend, buffers_alloc, buffers_checkpoint"
+	cat "$S.bgw"
+	echo "== server log: autovacuum"
+	grep -A12 "automatic vacuum\|automatic analyze" "$S/pgdata/server.log" |
+		grep -E "automatic|buffer usage|avg read" ;;
 wal) P -c "$stmts ORDER BY wal_bytes DESC LIMIT 40" -c "SELECT * FROM pg_stat_bgwriter" ;;
 pool)
 	P -c "$stmts ORDER BY shared_blks_read DESC LIMIT 25"
