@@ -41,8 +41,6 @@ const char *const dbm_model_names[] = { "innodb", "postgres", NULL };
  */
 #define SEC_MOVE_REDO 8
 #define SEC_SMO_REDO 100        /* page allocation or free, record list ends */
-/* PostgreSQL's XLOG_BTREE_SPLIT_L/R carries the new right page's tuples:
-   about half a page */
 #define SEC_REORG_REDO 3500
 #define PARENT_REDO 60          /* node pointer inserted or deleted */
 #define PURGE_BATCH 64          /* purge records taken from the history at a time */
@@ -1140,6 +1138,8 @@ int dbm_sec_op(struct emu_worker *w, struct dbm *db, struct dbm_sec *sec, uint64
 		c.leaf = dbm_sec_leaf(sec, rank);
 	if ((rc = dbm_page(w, db, c.leaf, 0, redo)) != 0 || c.event == DBM_SEC_NONE)
 		return rc;
+	/* PostgreSQL's XLOG_BTREE_SPLIT_L/R carries the new right page's
+	   tuples: about half a page */
 	uint32_t moved = (db->model == DBM_POSTGRES ? db->page_size / 2 : c.moved * SEC_MOVE_REDO) + SEC_SMO_REDO;
 	if (c.event == DBM_SEC_SPLIT) {
 		emu_count(w, DBM_C_SPLITS, 1);

@@ -82,10 +82,10 @@ int dbm_sec_init(struct dbm_sec *s, uint64_t keys, uint32_t cap, uint32_t load, 
 	if (s->reserved > s->maxslots)
 		s->reserved = s->maxslots;
 	/* a sorted bulk load: leaves in key order, full (or at the load's
-	   fill), the last one with the rest; a random one: counts spread as above (a golden-ratio sequence,
-	   so neighbours differ), each leaf owning buckets for its share of the
-	   keys, since a random insert lands in a leaf as often as its range is
-	   wide */
+	   fill), the last one with the rest; a random one: counts spread as
+	   above (a golden-ratio sequence, so neighbours differ), each leaf
+	   owning buckets for its share of the keys, since a random insert
+	   lands in a leaf as often as its range is wide */
 	double lo = sorted ? load : random_load_lo(cap, load), sum = 0;
 	for (uint32_t l = 0; l < leaves; l++) {
 		double u = fmod((l + 0.5) * 0.6180339887498949, 1.0);
