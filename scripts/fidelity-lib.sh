@@ -139,15 +139,15 @@ def per($n): if $n > 0 then . / $n else 0 end;
  {reads: $c.bp_reads, writes: $c.pages_written, redo: $c.log_bytes, dblwr: $c.dblwr_pages,
   fsyncs: (if $r.engine == "mariadb" then $c.log_fsyncs + $c.data_fsyncs + $c.dblwr_writes
 	   else $c.log_fsyncs end)} as $emuc0 |
- (if $av then $emuc0 + {reads: ($c.bp_reads - $c.autovacuum_reads)} else $emuc0 end) as $emuc1 |
+ (if $av then $emuc0 + {reads: ($c.bp_reads - ($c.autovacuum_reads // 0))} else $emuc0 end) as $emuc1 |
  (if $av and $e.cum then ($e.cum.autovacuum_written // 0) else 0 end) as $avw |
  (if $r.engine == "postgres" and $e.cum then
    $emuc1 + {writes: ((($e.cum.pages_written - $avw) | per($e.cum.txns)) * $c.txns)} else $emuc1 end) as $emuc |
  (($real[] | [.[0], (.[1] | per($p.txns)), ($emuc[.[0]] | per($c.txns))]),
   ["tps", $p.tps, $e.tps], ["p99", ($p.p99 / 1e6), ($e.p99 / 1e6)],
   (if $av and $e.cum then
-    ["avreads", ($upto | map(.av_reads) | add | per($pgn)), ($e.cum.autovacuum_reads | per($e.cum.txns))],
-    ["avwrites", ($upto | map(.av_written) | add | per($pgn)), ($e.cum.autovacuum_written | per($e.cum.txns))]
+    ["avreads", ($upto | map(.av_reads // 0) | add | per($pgn)), ($e.cum.autovacuum_reads // 0 | per($e.cum.txns))],
+    ["avwrites", ($upto | map(.av_written // 0) | add | per($pgn)), ($e.cum.autovacuum_written // 0 | per($e.cum.txns))]
    else empty end)) |
  [$r.engine, $r.name, $r.role, $p.threads] + . | map(tostring) | join(" "))'
 
