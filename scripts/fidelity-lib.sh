@@ -64,6 +64,12 @@ autovacuum_io() {
 	END { printf "{\"av_reads\":%d,\"av_written\":%d}\n", reads, written + 0.5 }' "$1"
 }
 
+# JQ_CUM: cum($all; $i), the emulator's counters from its run's start
+# (warm-up included) to the end of point $i, for the comparisons that take
+# PostgreSQL's writes over the whole run so far
+JQ_CUM='def cum($all; $i): [$all[0:$i + 1][].counters] |
+	reduce .[] as $c ({}; reduce ($c | keys[]) as $k (.; .[$k] += $c[$k]));'
+
 # gauges: counters that are levels, not totals; kept as read at the end
 GAUGES='["Innodb_checkpoint_age","Innodb_buffer_pool_pages_dirty","Innodb_buffer_pool_pages_free","Innodb_history_list_length"]'
 

@@ -222,11 +222,10 @@ emulated() {
 			--cpu-scale "$1" ${EMU_ARGS:-} \
 			--json "$DIR/emu.json" >/dev/null || return 1
 		# cum: the counters from the run's start (warm-up included) to the point's end
-		jq -c --argjson wp "$WARMUP_POINTS" --argjson s "$1" '.points as $all |
+		jq -c --argjson wp "$WARMUP_POINTS" --argjson s "$1" "$JQ_CUM"'.points as $all |
 			range($wp; $all | length) as $i | $all[$i] | {threads, tps: .classes.txn.ops_per_s, cpu_s,
 			scale: $s, mean: .classes.txn.lat_ns.mean, p99: .classes.txn.lat_ns.p99,
-			max: .classes.txn.lat_ns.max, c: .counters, cum: ([$all[0:$i + 1][].counters] |
-			reduce .[] as $c ({}; reduce ($c | keys[]) as $k (.; .[$k] += $c[$k])))}' \
+			max: .classes.txn.lat_ns.max, c: .counters, cum: cum($all; $i)}' \
 			"$DIR/emu.json" >"$EMU_DIR/$name.jsonl"
 	}
 	emulate_scaled "$kind" "$name" emu_once || die "$name: the emulator failed"
