@@ -389,9 +389,10 @@ settings() {  # KIND: the server settings of the configuration
 
 # uncache PATH: drop the page cache of the files under PATH, so that a point
 # starts cold whichever drive's memory cgroup the previous point charged its
-# cache to (ram and ram-slow share a device)
+# cache to (ram and ram-slow share a device); every file system written out
+# first, so that no write-back of a point on another drive runs in this one
 uncache() {
-	sync -f "$1" 2>/dev/null || sync
+	sync
 	find "$1" -type f -exec dd if={} iflag=nocache count=0 status=none \; 2>/dev/null || true
 }
 
@@ -460,7 +461,11 @@ prepare() {
 				die "mariadb on $dev: ANALYZE TABLE after the load failed"
 		fi
 		server_down "$kind" "$dev"
-		cp -a "$srv" "$srv.prepared" || die "cannot keep a copy of $kind's prepared data in $srv.prepared"
+		# written out now: the copy's write-back (some 1 GB on the disk) would
+		# otherwise run during the next drive's first point (a RAM drive's:
+		# the one the emulator's CPU scale is fitted on) and slow it
+		cp -a "$srv" "$srv.prepared" && sync ||
+			die "cannot keep a copy of $kind's prepared data in $srv.prepared"
 		done="$done $dev"
 	done
 }
