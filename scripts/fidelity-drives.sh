@@ -68,7 +68,8 @@
 # The real server: scripts/db-start.sh with its data folder on the drive,
 # started inside the drive's cgroup, 'appio db prepare' once per device and
 # set of tables (then VACUUM ANALYZE on PostgreSQL, ANALYZE TABLE after
-# MariaDB's tpcc load, as fidelity-tpcc.sh does), then per drive and round a cold start and 'appio db run'
+# MariaDB's tpcc load, as fidelity-tpcc.sh does) and a copy of its data kept,
+# then per drive and round a cold start from that copy and 'appio db run'
 # per thread count. The emulator: 'appio run oltp' or 'appio run tpcc' with
 # the same tables, pool and thread counts, its target a file on the same
 # drive, run inside the same cgroup (PostgreSQL and its model with --direct 0:
