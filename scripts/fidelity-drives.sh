@@ -404,9 +404,10 @@ uncache() {
 # transaction (rows moved off their pages, dead index entries), so that the
 # drives sharing a device would otherwise each meet the history of the
 # points run before them. Measured on PostgreSQL (4 x 250,000 rows, 300
-# I/Os a second, 4 threads, a cold start): 113-116 TPS from the prepared
-# data, 2.2-2.3 read requests a transaction; 52 TPS and 5.8 after an
-# unthrottled point of 30,000 transactions on the same tables; the model 110.
+# I/Os a second, 4 threads, a cold start): 112-135 TPS from the prepared
+# data, 1.6-2.3 read requests a transaction; 52 TPS and 5.8 after an
+# unthrottled point of 30,000 transactions on the same tables; the model
+# 110-146 (docs/oltp-tpcc.md, "Measurement of 6 December 2026").
 server_up() {
 	local kind=$1 drive=$2 srv conn
 	srv=$(folder "$drive")/srv-$kind
