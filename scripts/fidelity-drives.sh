@@ -92,7 +92,8 @@
 # less of the CPU from the server and the emulator.
 #
 # Printed per server, workload, set and thread count: each drive's TPS (with
-# its spread over the rounds) and p99, real and emulated, then for every pair
+# its spread over the rounds), p99 and CPU a transaction (the whole machine's
+# under the server; the emulator's own), real and emulated, then for every pair
 # of drives the real TPS and p99 ratios, the emulator's, and the error of the
 # emulator's ratio (TPS: in %, goal within 20 %; p99: as a factor, goal within
 # 1.5x); and whether the emulator ranks the drives by TPS as the server does.
@@ -154,6 +155,7 @@ report() {
 		(reduce ($g | group_by(.side + "/" + .drive))[] as $xs ({};
 			.[$xs[0].side + "/" + $xs[0].drive] = { tps: ([$xs[].tps] | med), p99: ([$xs[].p99] | med),
 				spread: ([$xs[].tps] | spread), n: ($xs | length),
+				cpu: ([$xs[] | select(.cpu_us) | .cpu_us] | if length == 0 then null else med end),
 				io: ([$xs[] | select(.io and .tps > 0) | (.tps * .io.seconds) as $n |
 					[.io.reads / $n, .io.writes / $n, (.io.read_bytes + .io.write_bytes) / 1024 / $n]] |
 					if length == 0 then null else [transpose[] | med] end) })) as $m |
@@ -177,10 +179,12 @@ report() {
 	. as $all |
 	(map(
 		"\n\(.name)\n" +
-		"  drive        real TPS  spread   emu TPS  spread  real p99 ms  emu p99 ms\n" +
+		"  drive        real TPS  spread   emu TPS  spread  real p99 ms  emu p99 ms  real CPU us  emu CPU us\n" +
 		(. as $c | [$c.drives[] | . as $d | $c.m["real/"+$d] as $r | $c.m["emulated/"+$d] as $e |
 			"  \($d | .+"            " | .[:12]) \($r.tps | round | lpad(9)) \($r.spread | lpad(7)) " +
-			"\($e.tps | round | lpad(9)) \($e.spread | lpad(7))  \($r.p99 | ms | lpad(11))  \($e.p99 | ms | lpad(10))"] | join("\n")) +
+			"\($e.tps | round | lpad(9)) \($e.spread | lpad(7))  \($r.p99 | ms | lpad(11))  \($e.p99 | ms | lpad(10))" +
+			"  \($r.cpu // "-" | if type == "number" then round else . end | lpad(11))" +
+			"  \($e.cpu // "-" | if type == "number" then round else . end | lpad(10))"] | join("\n")) +
 		(. as $c | if any($c.drives[]; $c.m["real/"+.].io and $c.m["emulated/"+.].io) then
 			"\n  I/O per txn  real  reads  writes     KiB | emulated  reads  writes     KiB\n" +
 			([$c.drives[] | . as $d | select($c.m["real/"+$d].io and $c.m["emulated/"+$d].io) |

@@ -39,6 +39,8 @@ jq_check "both drives' emulator runs at the one scale fitted on the RAM drive" "
 jq_check "the throttle slowed the real server by over 1.5x" "$T/raw.json" \
 	'([.[] | select(.side == "real" and .drive == "ram")][0].tps) >
 	 1.5 * ([.[] | select(.side == "real" and .drive == "ram-slow")][0].tps)'
+check "the report gives each drive's CPU a transaction, the server's and the emulator's" \
+	bash -c "awk '/^  drive /{t=1; next} t && /^  ram(-slow)? /{n++; if (NF != 9 || \$8 + 0 <= 0 || \$9 + 0 <= 0) bad=1} /^  I\\/O|^  pair/{t=0} END{exit !(n == 2 && !bad)}' '$T/out.txt'"
 check "--report rebuilds the same comparison from raw.jsonl" \
 	bash -c "scripts/fidelity-drives.sh --report '$T/out/raw.jsonl' | diff - '$T/out/report.txt'"
 # this run's own: other runs of the script may be going on beside it
