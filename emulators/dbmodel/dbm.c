@@ -170,6 +170,7 @@ int dbm_config(struct dbm *db, const struct dbm_opts *o, char *err, size_t errle
 	}
 	db->backend_frac = o->cpu_per_backend < 0 ? (innodb ? 0 : 0.034) : o->cpu_per_backend / 100;
 	db->cpu_scale = o->cpu_scale;
+	db->burn = (enum dbm_burn)o->cpu_burn;
 	db->cpu_ns = (uint64_t)((double)db->cpu_ns * o->cpu_scale);
 	if (o->io_capacity_max < o->io_capacity) {
 		snprintf(err, errlen, "--io-capacity-max: %llu is below --io-capacity %llu",
@@ -416,6 +417,7 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 	db->written_lsn = db->flushed_lsn = 8192;
 	atomic_store(&db->ckpt_lsn, 8192);
 	atomic_store(&db->epoch, 1);
+	db->burn_rate = dbm_burn_rate();
 	cpu_set_t set;
 	dbm_cpus_init(&db->cpuq, sched_getaffinity(0, sizeof(set), &set) == 0 ? (unsigned)CPU_COUNT(&set) : 1);
 	db->started = true;
@@ -469,6 +471,13 @@ void dbm_info(const struct dbm *db, const struct dbm_opts *o, struct emu_run *ru
 	snprintf(key, sizeof(key), "%s.cpu_scale", prefix);
 	snprintf(val, sizeof(val), "%g", db->cpu_scale);
 	emu_info(run, key, val);
+	snprintf(key, sizeof(key), "%s.cpu_burn", prefix);
+	if (db->burn == DBM_BURN_WORK)
+		snprintf(val, sizeof(val), "work: %.1f steps a us of CPU, measured at the start",
+			 db->burn_rate * 1000);
+	else
+		snprintf(val, sizeof(val), "time: on the CPU clock");
+	emu_info(run, key, val);
 	snprintf(key, sizeof(key), "%s.cpu_per_backend_pct", prefix);
 	snprintf(val, sizeof(val), "%g", db->backend_frac * 100);
 	emu_info(run, key, val);
@@ -519,33 +528,12 @@ void dbm_release(struct dbm *db)
 	db->started = false;
 }
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * The calling worker's CPU clock when its last statement's burn ended, and
  * what dbm_cpu() burnt since (a statement's extra work: pages read, rows):
  * dbm_stmt_cpu() counts the rest as the worker's own work.
  */
 static _Thread_local uint64_t stmt_mark, extra_burnt;
-
-/*
- * Burn @ns more of this thread's CPU clock from @start, its turn held;
- * returns the clock's last reading (the burn's end).
- */
-static uint64_t burn(struct emu_worker *w, uint64_t start, uint64_t ns)
-{
-	uint64_t end = start + ns, now;
-	volatile uint64_t x = w->id;
-	while ((now = thread_cpu_ns()) < end)
-		for (int i = 0; i < 256; i++)
-			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-	return now;
-}
 
 /* @ns of a statement's CPU at the point's threads (--cpu-per-backend). */
 static uint64_t at_threads(const struct emu_worker *w, const struct dbm *db, uint64_t ns)
@@ -557,9 +545,11 @@ static uint64_t at_threads(const struct emu_worker *w, const struct dbm *db, uin
 }
 
 /*
- * Burn the statement's CPU on this thread's CPU clock, in its turn for one
- * of the CPUs (dbm_cpu.h), so that with more threads than CPUs a statement
- * takes longer in wall time, as on a server.
+ * Burn the statement's CPU (dbm_burn()), in its turn for one of the CPUs
+ * (dbm_cpu.h), so that with more threads than CPUs a statement takes
+ * longer in wall time, as on a server. What the burn took on the clock, not
+ * @ns, is kept out of the statement's own work: work that a slow CPU
+ * stretched is not taken off the statement's burn.
  */
 void dbm_cpu(struct emu_worker *w, struct dbm *db, uint64_t ns)
 {
@@ -568,9 +558,9 @@ void dbm_cpu(struct emu_worker *w, struct dbm *db, uint64_t ns)
 	ns = at_threads(w, db, ns);
 	emu_count(w, DBM_C_CPU_US, ns / 1000);
 	dbm_cpus_take(&db->cpuq);
-	burn(w, thread_cpu_ns(), ns);
+	uint64_t t0 = dbm_thread_cpu_ns();
+	extra_burnt += dbm_burn(db->burn, db->burn_rate, t0, ns) - t0;
 	dbm_cpus_give(&db->cpuq);
-	extra_burnt += ns;
 }
 
 /*
@@ -587,10 +577,10 @@ void dbm_cpu(struct emu_worker *w, struct dbm *db, uint64_t ns)
 static void stmt_burn(struct emu_worker *w, struct dbm *db, uint64_t cost)
 {
 	dbm_cpus_take(&db->cpuq);
-	uint64_t now = thread_cpu_ns();
+	uint64_t now = dbm_thread_cpu_ns();
 	uint64_t own = stmt_mark && now - stmt_mark > extra_burnt ? now - stmt_mark - extra_burnt : 0;
 	/* the release's wake-up is the next statement's */
-	stmt_mark = own < cost ? burn(w, now, cost - own) : now;
+	stmt_mark = own < cost ? dbm_burn(db->burn, db->burn_rate, now, cost - own) : now;
 	extra_burnt = 0;
 	dbm_cpus_give(&db->cpuq);
 	emu_count(w, DBM_C_CPU_US, (own > cost ? own : cost) / 1000);
@@ -709,7 +699,7 @@ void dbm_stmt_cpu(struct emu_worker *w, struct dbm *db, uint64_t extra_ns)
 		stmt_burn(w, db, at_threads(w, db, db->cpu_ns + extra_ns));
 	} else if (stmt_mark) {
 		/* a statement given no cost keeps its own work: not the next one's */
-		stmt_mark = thread_cpu_ns();
+		stmt_mark = dbm_thread_cpu_ns();
 		extra_burnt = 0;
 	}
 	bool every = db->cpuq.n > 1 && w->pt->threads <= db->cpuq.n;

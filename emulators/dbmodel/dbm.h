@@ -57,6 +57,7 @@ struct dbm_opts {
 	double cpu_per_stmt;            /* microseconds of CPU per statement */
 	double cpu_per_read;            /* microseconds of CPU per page read; -1: the model's */
 	double cpu_scale;               /* multiplies the statements' (and rows') CPU */
+	int cpu_burn;                   /* enum dbm_burn */
 	double cpu_per_backend;         /* percent more a statement per thread beyond the CPUs; -1: the model's */
 	double client_rtt;              /* microseconds waited per statement */
 	uint64_t io_capacity, io_capacity_max;  /* innodb page cleaner rates */
@@ -107,6 +108,11 @@ extern const char *const dbm_model_names[];
 	  "multiply the statements' CPU (--cpu-per-stmt, --cpu-per-row, oltp's --cpu-per-write, " \
 	  "given or default) " \
 	  "by this: for a host whose CPU is slower (> 1) or faster (< 1) than the calibration's" }, \
+	{ "cpu-burn", OPT_ENUM, DBM_OPT(base, cpu_burn), "work", \
+	  "how the statements' CPU is burnt: work (a count of arithmetic steps, timed on this " \
+	  "thread's CPU clock at the start: slowed, as the server's statements are, by whatever " \
+	  "slows the CPU, such as a virtual machine's disk I/O) or time (on the CPU clock, which " \
+	  "such losses do not slow)", dbm_burn_names }, \
 	{ "cpu-per-read", OPT_DOUBLE, DBM_OPT(base, cpu_per_read), "-1", \
 	  "microseconds of real CPU per page read into the pool, beyond the read itself, on the " \
 	  "reading thread (-1: calibrated default: 108 innodb, 0 postgres)" }, \
@@ -212,6 +218,8 @@ struct dbm {
 	uint64_t cpu_ns, rtt_ns;
 	uint64_t read_cpu_ns;           /* --cpu-per-read */
 	double cpu_scale;               /* --cpu-scale, already applied to cpu_ns */
+	enum dbm_burn burn;             /* --cpu-burn */
+	double burn_rate;               /* its work's steps a ns, measured at the start */
 	double backend_frac;            /* --cpu-per-backend / 100 */
 	char calib[512];                /* how --calibrate-from set them ("" when it did not) */
 	uint64_t io_capacity, io_capacity_max;

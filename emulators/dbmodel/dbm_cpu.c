@@ -6,9 +6,60 @@
 #include <linux/futex.h>
 #include <sched.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dbm_cpu.h"
+
+const char *const dbm_burn_names[] = { "work", "time", NULL };
+
+uint64_t dbm_thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* the chain's steps depend each on the last: no compiler folds or widens them */
+static uint64_t chain(uint64_t x, uint64_t steps)
+{
+	while (steps--)
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+	return x;
+}
+
+static _Thread_local volatile uint64_t sink;
+
+double dbm_burn_rate(void)
+{
+	enum { RUNS = 15, STEPS = 100000 };     /* some 100 us each */
+	double r[RUNS];
+
+	for (int i = 0; i < RUNS; i++) {
+		uint64_t t0 = dbm_thread_cpu_ns();
+		sink = chain(t0, STEPS);
+		uint64_t t = dbm_thread_cpu_ns() - t0;
+		double x = (double)STEPS / (double)(t ? t : 1);
+		int j = i;
+		for (; j > 0 && r[j - 1] > x; j--)
+			r[j] = r[j - 1];
+		r[j] = x;
+	}
+	return r[RUNS / 2];
+}
+
+uint64_t dbm_burn(enum dbm_burn how, double rate, uint64_t start, uint64_t ns)
+{
+	if (how == DBM_BURN_WORK) {
+		sink = chain(start, (uint64_t)((double)ns * rate));
+		return dbm_thread_cpu_ns();
+	}
+	uint64_t end = start + ns, now, x = start;
+	while ((now = dbm_thread_cpu_ns()) < end)
+		x = chain(x, 256);
+	sink = x;
+	return now;
+}
 
 void dbm_cpus_init(struct dbm_cpus *c, unsigned n)
 {

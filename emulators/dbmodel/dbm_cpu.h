@@ -26,6 +26,24 @@
  * kernel's scheduler credits a sleeper, and it runs on the first CPU that
  * a statement gives back (dbm_cpus_wake()).
  */
+/*
+ * And how a statement's CPU is burnt. By default as work: a count of steps of
+ * an arithmetic chain, from the rate its steps take on this thread's CPU
+ * clock when the model starts. A server's statement is work too, so
+ * whatever makes the CPU slower while it runs makes the statement take
+ * longer, and so it does the model's. On this project's virtual machine the
+ * virtio disk's I/O does: fsyncs on it, by another process on the other
+ * CPU, made the same arithmetic take 1.07-1.10x its CPU time on the mean
+ * (the median unchanged: a few slices lose much), cache-resident work
+ * 1.11-1.14x and work over 32 MiB 1.17-1.55x; on the RAM loop drive they did
+ * not. The servers' CPU a transaction on that disk was 1.04-1.38x their CPU
+ * on the RAM drive (medians of three rounds), and a model that burnt time
+ * on the CPU clock, which counts the lost time as the thread's, kept its own
+ * at 0.92-1.05x. Burning work, the model takes 2.4 % more CPU a transaction
+ * on the disk: the chain, in registers, feels only the time lost, not the
+ * cache misses that slow the servers' code more (docs/oltp-tpcc.md, change
+ * 53). --cpu-burn time keeps the clock instead.
+ */
 #ifndef APPIO_DBM_CPU_H
 #define APPIO_DBM_CPU_H
 
@@ -42,6 +60,22 @@ struct dbm_cpus {
 	uint32_t n;                     /* tickets burning at once: the CPUs */
 	_Atomic uint32_t ring[DBM_CPU_RING];
 };
+
+enum dbm_burn { DBM_BURN_WORK, DBM_BURN_TIME };
+extern const char *const dbm_burn_names[];
+
+/* This thread's CPU clock, ns. */
+uint64_t dbm_thread_cpu_ns(void);
+
+/* The work burn's steps a ns of this thread's CPU clock, measured now (the median of short runs). */
+double dbm_burn_rate(void);
+
+/*
+ * Burn @ns of CPU from @start (this thread's CPU clock): as @ns x @rate
+ * steps of work, or (DBM_BURN_TIME) until the clock reads @start + @ns.
+ * Returns the clock at the end.
+ */
+uint64_t dbm_burn(enum dbm_burn how, double rate, uint64_t start, uint64_t ns);
 
 /* Set @c up for @n CPUs (at least 1). */
 void dbm_cpus_init(struct dbm_cpus *c, unsigned n);

@@ -5,7 +5,8 @@
  * told whether it waited. And the round trip's test of an idle CPU
  * (dbm_cpu_left_idle()): the workers not in an I/O, a wait or a round trip
  * against the CPUs; and which threads pay a round trip at all: those that
- * slept in an I/O or a wait lately (dbm_block_end(), dbm_blocks()).
+ * slept in an I/O or a wait lately (dbm_block_end(), dbm_blocks()). And
+ * the burn (dbm_burn()): work at the rate measured, or time on the clock.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -192,6 +193,34 @@ static void blocked_lately(void)
 	CHECK(atomic_load(&db.off_cpu) == 0, "every block left: %u off the CPU", atomic_load(&db.off_cpu));
 }
 
+/* ms of this thread's CPU clock that a burn of @ms took */
+static double burn_took(enum dbm_burn how, double rate, double ms)
+{
+	uint64_t t0 = dbm_thread_cpu_ns();
+	uint64_t t1 = dbm_burn(how, rate, t0, (uint64_t)(ms * 1e6));
+	return (double)(t1 - t0) / 1e6;
+}
+
+/*
+ * The work burn takes its steps at the rate measured, so a rate set to half
+ * what it is takes half the CPU; the time burn takes the time whatever the
+ * rate. Bounds are wide (a loaded machine puts milliseconds on the CPU
+ * clock now and then): a burn counted in the wrong unit is 1,000x off, one
+ * of time where work was asked (or the reverse) 2x.
+ */
+static void burn_work_or_time(void)
+{
+	double rate = dbm_burn_rate();
+	CHECK(rate > 0.01 && rate < 100, "steps a ns: %.3f", rate);
+	double work = burn_took(DBM_BURN_WORK, rate, 40);
+	double half = burn_took(DBM_BURN_WORK, rate / 2, 40);
+	double time = burn_took(DBM_BURN_TIME, rate / 2, 40);
+	CHECK(work >= 28 && work < 60, "40 ms of work at the rate measured: %.1f ms", work);
+	CHECK(half >= 12 && half < 30, "40 ms of work at half the rate: half the CPU, %.1f ms", half);
+	CHECK(time >= 40 && time < 60, "40 ms of time: 40 ms whatever the rate, %.1f ms", time);
+	CHECK(burn_took(DBM_BURN_WORK, rate, 0) < 1, "nothing to burn: nothing burnt");
+}
+
 int main(void)
 {
 	RUN(at_most_n_inside);
@@ -199,5 +228,6 @@ int main(void)
 	RUN(waker_ahead_of_the_queue);
 	RUN(idle_cpu_beside);
 	RUN(blocked_lately);
+	RUN(burn_work_or_time);
 	return check_done();
 }
