@@ -1,6 +1,6 @@
 /*
- * dbm_cpu.c - the server's CPUs as a first-come, first-served run queue
- * (see dbm_cpu.h for why).
+ * dbm_cpu.c - the server's CPUs as a first-come, first-served run queue,
+ * and the burn of a statement's CPU on them (see dbm_cpu.h for why).
  */
 #include <limits.h>
 #include <linux/futex.h>

@@ -1,5 +1,6 @@
 /*
- * dbm_cpu.h - the server's CPUs as a first-come, first-served run queue.
+ * dbm_cpu.h - the server's CPUs as a first-come, first-served run queue,
+ * and the burn of a statement's CPU on them.
  *
  * A database server's threads block between statements (on the client's
  * socket) and queue for a CPU when they wake; with more threads than CPUs a
