@@ -84,9 +84,11 @@ expect_exit 2 "--cpu-scale with --calibrate-from is refused" -- \
 	"$APPIO" run oltp --target f.dat --cpu-scale 2 --calibrate-from rw.json
 grep -q -- '--calibrate-from' "$T/stderr" && ok "the message names --calibrate-from" ||
 	not_ok "the message names --calibrate-from"
-# 250 us a statement x 4 = 1 ms of CPU, no client wait: one thread runs at most 1,000 point selects a second
+# 250 us a statement x 4 = 1 ms of CPU, no client wait: one thread runs at most 1,000 point selects a
+# second (burnt on the CPU clock, exactly: work at the rate measured at the start, the default, comes
+# within a few percent of it; test_dbm_cpu tests that)
 check "--cpu-scale 4 multiplies --cpu-per-stmt" run --mode point_select --cpu-per-stmt 250 --cpu-scale 4 \
-	--client-rtt 0 --threads 1 --time 2 --json scale.json
+	--client-rtt 0 --threads 1 --time 2 --cpu-burn time --json scale.json
 jq_check "... said in the result (1000 us a statement, scale 4)" scale.json \
 	'.info["oltp.cpu_per_stmt_us"] == "1000" and .info["oltp.cpu_scale"] == "4"'
 jq_check "... and spent: <= 1,000 TPS, mean >= 1 ms" scale.json \
@@ -110,6 +112,9 @@ jq_check "... said (10 %) and counted: 600 us a statement, not 500 nor 700" back
 	  $c >= 600 * .statements and $c <= 601 * .statements)'
 jq_check "... InnoDB's default 0 (its connections are threads of one process)" ro.json \
 	'.info["oltp.cpu_per_backend_pct"] == "0"'
+jq_check "the statements burnt as work by default, at the rate measured at the start" ro.json \
+	'.info["oltp.cpu_burn"] | test("^work: [0-9.]+ steps a us of CPU")'
+jq_check "... or on the clock" scale.json '.info["oltp.cpu_burn"] == "time: on the CPU clock"'
 expect_exit 2 "--cpu-per-backend 200 is refused" -- "$APPIO" run oltp --target f.dat --cpu-per-backend 200
 one_line_error "--cpu-per-backend: one line"
 expect_exit 2 "--cpu-per-row -2 is refused" -- "$APPIO" run oltp --target f.dat --cpu-per-row -2
@@ -165,7 +170,7 @@ jq_check "page reads on misses" bigger.json \
 jq_check "reads are whole 16 KiB pages" bigger.json '.points[0].classes.page_read.sizes == {"16384": .points[0].classes.page_read.ops}'
 jq_check "dirty pages written to make room" bigger.json '.points[0].counters.pages_written > 0'
 check "--cpu-per-read 2000: a page read costs the reader 2 ms of CPU" run --buffer-pool 2M --mode point_select \
-	--cpu-per-stmt 0 --client-rtt 0 --cpu-per-read 2000 --threads 1 --time 2 --json rd.json
+	--cpu-per-stmt 0 --client-rtt 0 --cpu-per-read 2000 --threads 1 --time 2 --cpu-burn time --json rd.json
 jq_check "... each transaction takes 2 ms a read or more" rd.json \
 	'.points[0] | .counters.bp_reads > 0 and .classes.txn.lat_ns.mean * .counters.txns >= 2000000 * .counters.bp_reads'
 jq_check "... counted in cpu_model_us" rd.json '.points[0].counters | .cpu_model_us == 2000 * .bp_reads'
