@@ -186,8 +186,7 @@ report() {
 		  { a: $a, b: $b, open: (($o | any) and ($o | all | not)),
 		    agree: (($m["real/" + $a].tps > $m["real/" + $b].tps) ==
 			($m["emulated/" + $a].tps > $m["emulated/" + $b].tps)) } ] as $orders |
-		{ name: $name, drives: $both, m: $m, pairs: $pairs, strict: ($rrank == $erank),
-		  same: all($orders[]; .open or .agree),
+		{ name: $name, drives: $both, m: $m, pairs: $pairs, same: all($orders[]; .open or .agree),
 		  open: [$orders[] | select(.open and (.agree | not)) | "\(.a)/\(.b)"],
 		  rrank: $rrank, erank: $erank }) |
 	. as $all |
@@ -210,12 +209,12 @@ report() {
 		([.pairs[] | "  \(.pair | . + "                      " | .[:22])  \(.rt | r2) / \(.et | r2) (\(.terr | pct))" +
 			"                 \(.rp | r2) / \(.ep | r2) (\(.pf | r2)x)"] | join("\n")) +
 		"\n  ranking by TPS: real \(.rrank | join(" > ")), emulated \(.erank | join(" > "))" +
-		(if .strict then " (same)" elif .same then
+		(if .same and .open == [] then " (same)" elif .same then
 			" (same but for \(.open | join(", ")), which the server ran in both orders over the rounds)"
 		 else " (DIFFERENT)" end)) | join("\n")),
 	"",
 	"summary: ranking the same in \([$all[] | select(.same)] | length) of \($all | length) configuration(s)" +
-	([$all[] | select(.same and (.strict | not))] | length |
+	([$all[] | select(.same and .open != [])] | length |
 		if . > 0 then " (\(.) but for pairs the server ran in both orders)" else "" end) + "; " +
 	"TPS ratio within 20 %: \([$all[].pairs[] | select((.terr | fabs) <= 0.2)] | length) of \([$all[].pairs[]] | length) pair(s); " +
 	"p99 ratio within 1.5x: \([$all[].pairs[] | select(.pf <= 1.5)] | length) of \([$all[].pairs[]] | length)",
