@@ -193,7 +193,21 @@ struct dbm_txn {
 	struct dbm_purge_op purge[DBM_TXN_PURGE];
 };
 
-/* The background flusher's own state, touched only by its thread. */
+/*
+ * PostgreSQL's writeback hints (bufmgr.c's WritebackContext): the pages a
+ * writer wrote, until @after of them are pending; then the kernel is asked
+ * to start writing them back (sync_file_range(SYNC_FILE_RANGE_WRITE)), in
+ * runs of adjacent pages.
+ */
+#define DBM_WB_MAX 64
+#define DBM_PG_CKPT_FLUSH_AFTER 32      /* checkpoint_flush_after 256 kB, 8 KiB pages */
+#define DBM_PG_BGW_FLUSH_AFTER 64       /* bgwriter_flush_after 512 kB */
+struct dbm_writeback {
+	uint64_t page[DBM_WB_MAX];
+	unsigned n, after;      /* pending; the flush_after setting, pages (0: off) */
+};
+
+/* The background flushers' own state: each field touched only by one thread. */
 struct dbm_cleaner {
 	uint64_t t_round;               /* when the current round began */
 	uint64_t prev_lsn, lsn_avg_rate, avg_page_rate, sum_pages, last_pages;
@@ -205,6 +219,8 @@ struct dbm_cleaner {
 	bool ckpt_running;
 	uint64_t last_alloc;            /* postgres bgwriter: reads seen at its last round */
 	double smoothed_alloc;          /* postgres bgwriter: its moving estimate of them a round */
+	struct dbm_writeback ckpt_wb;   /* postgres checkpointer: checkpoint_flush_after */
+	struct dbm_writeback bgw_wb;    /* postgres bgwriter: bgwriter_flush_after */
 };
 
 struct dbm {
@@ -227,6 +243,9 @@ struct dbm {
 	const char *read_path;          /* PostgreSQL, buffered: what each worker opens to read
 					   (dbm_worker_init()); NULL: reads use fd */
 	uint64_t log_off, log_size, log_body;   /* header block at log_off, body after it */
+	bool buffered;                  /* the target is read and written through the page cache */
+	void *log_map;                  /* buffered: the log region mapped, for msync() (dbm_start());
+					   NULL: the log is made durable with fdatasync() */
 	uint64_t dblwr_off, dblwr_pages, data_off;
 	uint64_t pages;                 /* tablespace pages allocated */
 	uint32_t frames, scan_depth, user_scan, batch;
@@ -511,9 +530,10 @@ int dbm_log_up_to(struct emu_worker *w, struct dbm *db, uint64_t lsn, bool durab
 int dbm_log_checkpoint(struct emu_worker *w, struct dbm *db, uint64_t lsn);
 /* Write frames @fi[0..n) (picked, on the writing list): WAL rule, doublewrite, in
    place; @lru: an LRU flush (counted apart; its frames stay, clean, for a
-   later batch to free, as MariaDB's do). */
+   later batch to free, as MariaDB's do); @wb: the writer's writeback hints
+   (NULL: none). */
 int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, unsigned n,
-		    bool dblwr, bool lru);
+		    bool dblwr, bool lru, struct dbm_writeback *wb);
 /* Write @page in place (one request; the caller counts it). 0 or -errno. */
 int dbm_page_write(struct emu_worker *w, struct dbm *db, uint64_t page);
 /* An I/O worker's round: write pages of the posted batch, or wait a little (innodb). */

@@ -46,9 +46,16 @@
  * fsyncs and records the checkpoint. The background writer cleans up to
  * bgwriter_lru_maxpages (100) pages every bgwriter_delay (200 ms) among the
  * next 2.0 x recent allocations of reusable buffers ahead of the clock hand.
+ * Through the page cache both ask the kernel to start writing back what they
+ * wrote, every checkpoint_flush_after (256 kB) and bgwriter_flush_after
+ * (512 kB) of pages, and the checkpointer once more before its fsyncs; the
+ * backends' writes (backend_flush_after 0) wait for the kernel's own
+ * write-back or the checkpoint's fsync.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dbm.h"
@@ -197,8 +204,44 @@ int dbm_flush_io_worker(struct emu_worker *w, struct dbm *db)
 	return 0;
 }
 
+static int page_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * IssuePendingWritebacks(): sorted, adjacent pages merged, one
+ * sync_file_range() a run. It only starts the write-back: a failure is
+ * the next fsync's to report, as for the server (which ignores ENOSYS).
+ */
+static void wb_issue(struct dbm *db, struct dbm_writeback *wb)
+{
+	qsort(wb->page, wb->n, sizeof(*wb->page), page_cmp);
+	for (unsigned i = 0, j; i < wb->n; i = j) {
+		for (j = i + 1; j < wb->n && wb->page[j] <= wb->page[j - 1] + 1; j++)
+			;
+		(void)sync_file_range(db->fd, (off_t)(db->data_off + wb->page[i] * db->page_size),
+				      (off_t)((wb->page[j - 1] - wb->page[i] + 1) * db->page_size),
+				      SYNC_FILE_RANGE_WRITE);
+	}
+	wb->n = 0;
+}
+
+/* ScheduleBufferTagForWriteback(): through the page cache, with flush_after set. */
+static void wb_schedule(struct dbm *db, struct dbm_writeback *wb, const uint64_t *pages, unsigned n)
+{
+	if (!db->buffered || !wb->after)
+		return;
+	for (unsigned i = 0; i < n; i++) {
+		wb->page[wb->n++] = pages[i];
+		if (wb->n >= wb->after)
+			wb_issue(db, wb);
+	}
+}
+
 int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, unsigned n,
-		    bool dblwr, bool lru)
+		    bool dblwr, bool lru, struct dbm_writeback *wb)
 {
 	uint64_t pages[MAX_BATCH], newest = 0;
 	unsigned reinit = 0;
@@ -228,6 +271,8 @@ int dbm_flush_write(struct emu_worker *w, struct dbm *db, const uint32_t *fi, un
 	emu_count(w, DBM_C_WRITTEN, n);
 	if (lru)
 		emu_count(w, DBM_C_LRU_WRITTEN, n);
+	if (wb && !rc)
+		wb_schedule(db, wb, pages, n);
 	unsigned undo = 0, rseg = 0;
 	for (unsigned i = 0; i < n; i++) {
 		atomic_store(&db->space_unsynced[dbm_space_of(db, pages[i])], true);
@@ -298,7 +343,7 @@ static void batch_done(struct emu_worker *w, struct dbm *db, int *rc)
 
 /* Flush up to @max of the oldest pages whose first change is below @below. Pages written. */
 static uint64_t flush_list(struct emu_worker *w, struct dbm *db, uint64_t max, uint64_t below,
-			   int *rc)
+			   struct dbm_writeback *wb, int *rc)
 {
 	uint32_t fi[MAX_BATCH];
 	uint64_t done = 0;
@@ -317,7 +362,7 @@ static uint64_t flush_list(struct emu_worker *w, struct dbm *db, uint64_t max, u
 		pthread_mutex_unlock(&db->pool_mx);
 		if (!n)
 			break;
-		*rc = dbm_flush_write(w, db, fi, n, db->doublewrite, false);
+		*rc = dbm_flush_write(w, db, fi, n, db->doublewrite, false, wb);
 		batch_done(w, db, rc);
 		done += n;
 	}
@@ -349,7 +394,7 @@ static uint64_t flush_lru(struct emu_worker *w, struct dbm *db, uint64_t max, in
 		if (!n)
 			break;
 		resume = true;
-		*rc = dbm_flush_write(w, db, fi, n, db->doublewrite, true);
+		*rc = dbm_flush_write(w, db, fi, n, db->doublewrite, true, NULL);
 		batch_done(w, db, rc);
 		done += n;
 	}
@@ -451,7 +496,7 @@ int dbm_flush_cleaner(struct emu_worker *w, struct dbm *db)
 		/* buf_flush_sync_for_checkpoint() to the current LSN, or a batch a
 		   second that keeps the oldest change within the async point */
 		uint64_t below = furious ? lsn : lsn - db->async_age;
-		done = flush_list(w, db, db->io_capacity_max, below, &rc);
+		done = flush_list(w, db, db->io_capacity_max, below, NULL, &rc);
 		lru_n = db->io_capacity_max > done ? db->io_capacity_max - done : 0;
 	} else if (need_lru) {
 		/* buf_flush_LRU(innodb_io_capacity_max); MariaDB's LRU rounds follow
@@ -461,7 +506,7 @@ int dbm_flush_cleaner(struct emu_worker *w, struct dbm *db)
 		hurry = true;
 	} else if (c->awake && (age > db->af_lwm || dirty_pct >= MAX_DIRTY_PCT)) {
 		uint64_t n = recommend(db, lsn, oldest, dirty, dirty_pct, now);
-		done = flush_list(w, db, n, UINT64_MAX, &rc);
+		done = flush_list(w, db, n, UINT64_MAX, NULL, &rc);
 		lru_n = db->io_capacity_max > done ? db->io_capacity_max - done : 0;
 	} else {
 		c->awake = false;       /* set_idle */
@@ -541,12 +586,13 @@ int dbm_flush_checkpointer(struct emu_worker *w, struct dbm *db)
 	double need = (t_frac > w_frac ? t_frac : w_frac) / PG_COMPLETION;
 	uint64_t want = (uint64_t)(need * (double)c->ckpt_total) + 1;
 	if (want > c->ckpt_done)
-		c->ckpt_done += flush_list(w, db, want - c->ckpt_done, c->ckpt_redo, &rc);
+		c->ckpt_done += flush_list(w, db, want - c->ckpt_done, c->ckpt_redo, &c->ckpt_wb, &rc);
 	pthread_mutex_lock(&db->pool_mx);
 	bool left = dbm_pool_oldest_lsn(&db->pool) < c->ckpt_redo;
 	pthread_mutex_unlock(&db->pool_mx);
 	if (!rc && !left && !emu_stopping(w)) {
 		/* PostgreSQL fsyncs the files written at the end (ProcessSyncRequests) */
+		wb_issue(db, &c->ckpt_wb);
 		rc = checkpoint(w, db, c->ckpt_redo);
 		c->ckpt_running = false;
 	}
@@ -587,7 +633,7 @@ int dbm_flush_bgwriter(struct emu_worker *w, struct dbm *db)
 		pthread_mutex_unlock(&db->pool_mx);
 		if (!n)
 			break;
-		rc = dbm_flush_write(w, db, fi, n, false, false);
+		rc = dbm_flush_write(w, db, fi, n, false, false, &db->cl.bgw_wb);
 		done += n;
 	}
 	if (rc)

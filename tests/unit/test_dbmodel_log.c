@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 
 #include "dbmodel/dbm.h"
 #include "dbmodel/dbm_lock.h"
@@ -295,8 +296,9 @@ static void change_waits_for_write(void)
 }
 
 /* Dirty @n pages (created, no read), then write them as one batch (@dblwr: through the
-   doublewrite area). */
-static int write_pages(struct harness *h, const uint64_t *page, unsigned n, bool dblwr)
+   doublewrite area; @wb: with these writeback hints). */
+static int write_pages(struct harness *h, const uint64_t *page, unsigned n, bool dblwr,
+		       struct dbm_writeback *wb)
 {
 	struct emu_worker *w = &h->w[0].pub;
 	uint32_t fi[8];
@@ -313,7 +315,7 @@ static int write_pages(struct harness *h, const uint64_t *page, unsigned n, bool
 		dbm_pool_pick(&h->db.pool, fi[i]);
 	}
 	pthread_mutex_unlock(&h->db.pool_mx);
-	return dbm_flush_write(w, &h->db, fi, n, dblwr, false);
+	return dbm_flush_write(w, &h->db, fi, n, dblwr, false, wb);
 }
 
 /* One page-cleaner round, without its wait for the next second. */
@@ -335,16 +337,16 @@ static void data_fsyncs_per_space(void)
 	CHECK(dbm_space_of(db, 0) == 0 && dbm_space_of(db, 99) == 0 && dbm_space_of(db, 100) == 1 &&
 	      dbm_space_of(db, 299) == 2 && dbm_space_of(db, db->undo.first) == 3 &&
 	      dbm_space_of(db, db->pages - 1) == 3, "pages map to their tablespaces");
-	CHECK(write_pages(h, (const uint64_t[]){ 5, 7, 250 }, 3, false) == 0, "three pages written");
+	CHECK(write_pages(h, (const uint64_t[]){ 5, 7, 250 }, 3, false, NULL) == 0, "three pages written");
 	CHECK(cleaner_round(h) == 0, "cleaner round");
 	CHECK(sum(h, DBM_C_DATA_FSYNCS) == 2, "two tablespaces written, two fsyncs: %llu",
 	      (unsigned long long)sum(h, DBM_C_DATA_FSYNCS));
 	CHECK(cleaner_round(h) == 0 && sum(h, DBM_C_DATA_FSYNCS) == 2, "nothing written since: none more");
-	CHECK(write_pages(h, (const uint64_t[]){ 150 }, 1, false) == 0 && cleaner_round(h) == 0 &&
+	CHECK(write_pages(h, (const uint64_t[]){ 150 }, 1, false, NULL) == 0 && cleaner_round(h) == 0 &&
 	      sum(h, DBM_C_DATA_FSYNCS) == 3, "one more tablespace written: one more fsync");
 	/* a write outside the cleaner's batches (a worker's single-page flush) leaves its
 	   tablespaces to the next checkpoint */
-	CHECK(write_pages(h, (const uint64_t[]){ 8, 120, 130, 260 }, 4, true) == 0 &&
+	CHECK(write_pages(h, (const uint64_t[]){ 8, 120, 130, 260 }, 4, true, NULL) == 0 &&
 	      sum(h, DBM_C_DATA_FSYNCS) == 3 && sum(h, DBM_C_DBLWR_WRITES) == 1,
 	      "through the doublewrite area, no data fsync yet (%llu)",
 	      (unsigned long long)sum(h, DBM_C_DATA_FSYNCS));
@@ -368,7 +370,7 @@ static void undo_rseg_writes_counted(void)
 	      !dbm_undo_page(db, u - 1) && !dbm_undo_page(db, r) && dbm_rseg_page(db, r) &&
 	      dbm_rseg_page(db, r + 127) && !dbm_rseg_page(db, r + 128) && !dbm_rseg_page(db, 5),
 	      "the undo area and the 128 rollback-segment headers");
-	CHECK(write_pages(h, (const uint64_t[]){ 5, u, u + 1, r + 3 }, 4, false) == 0, "four pages written");
+	CHECK(write_pages(h, (const uint64_t[]){ 5, u, u + 1, r + 3 }, 4, false, NULL) == 0, "four pages written");
 	CHECK(sum(h, DBM_C_WRITTEN) == 4 && sum(h, DBM_C_UNDO_WRITTEN) == 2 &&
 	      sum(h, DBM_C_RSEG_WRITTEN) == 1, "4 written: 2 undo, 1 rollback-segment header (%llu, %llu)",
 	      (unsigned long long)sum(h, DBM_C_UNDO_WRITTEN), (unsigned long long)sum(h, DBM_C_RSEG_WRITTEN));
@@ -420,6 +422,96 @@ static void pg_small_wal(void)
 	      "all 20 pages written, checkpoint at its redo point (%llu written besides 21 extensions, "
 	      "%llu checkpoints)", (unsigned long long)(sum(h, DBM_C_WRITTEN) - ext - 1),
 	      (unsigned long long)sum(h, DBM_C_CKPTS));
+	harness_release(h);
+	free(h);
+}
+
+/* Dirty pages of the page cache in [@off, @off + @len) of @fd, or -errno (cachestat(2), Linux 6.5). */
+static long dirty_pages(int fd, uint64_t off, uint64_t len)
+{
+	struct { uint64_t off, len; } range = { off, len };
+	struct { uint64_t cache, dirty, writeback, evicted, recently_evicted; } cs;
+
+	if (syscall(451 /* __NR_cachestat */, fd, &range, &cs, 0) < 0)
+		return -errno;
+	return (long)cs.dirty;
+}
+
+/*
+ * Through the page cache, the log made durable syncs the log's pages and
+ * leaves the data pages written since to the kernel's write-back, as the
+ * server's fdatasync() of its own log file does: an fdatasync() of the
+ * whole target wrote them back at every commit.
+ */
+static void log_sync_leaves_data_dirty(void)
+{
+	struct harness *h = harness_new(DBM_POSTGRES, 32 << 20, 1);
+
+	if (!h)
+		return;
+	struct dbm *db = &h->db;
+	struct emu_worker *w = &h->w[0].pub;
+	CHECK(db->log_map != NULL, "a buffered target's log is mapped for msync()");
+	CHECK(fdatasync(db->fd) == 0, "the layout written back");
+	long before = dirty_pages(db->fd, 0, 0);
+	if (before == -ENOSYS || before == -EPERM) {
+		harness_release(h);
+		free(h);
+		SKIP("cachestat(2) is not available here (%s)", strerror((int)-before));
+	}
+	for (uint64_t p = 0; p < 16; p++)
+		CHECK(dbm_page_write(w, db, p) == 0, "data page %llu written", (unsigned long long)p);
+	pthread_mutex_lock(&db->pool_mx);
+	uint64_t lsn = dbm_log_advance(w, db, 3 * 8192);
+	pthread_mutex_unlock(&db->pool_mx);
+	CHECK(dbm_log_up_to(w, db, lsn, true) == 0, "the log made durable");
+	CHECK(sum(h, DBM_C_LOG_FSYNCS) == 1, "one log sync: %llu",
+	      (unsigned long long)sum(h, DBM_C_LOG_FSYNCS));
+	long data = dirty_pages(db->fd, db->data_off, 16ull * db->page_size);
+	long log = dirty_pages(db->fd, db->log_off, db->log_size);
+	/* 4 KiB pages of the page cache: two an 8 KiB data page */
+	CHECK(data == 32, "the 16 data pages still dirty in the page cache: %ld of 32", data);
+	CHECK(log == 0, "the log's pages written back: %ld dirty", log);
+	harness_release(h);
+	free(h);
+}
+
+/*
+ * PostgreSQL's checkpointer and bgwriter, through the page cache, have the
+ * kernel start writing back what they wrote every flush_after pages
+ * (sync_file_range()); until then, and for the backends' writes, the pages
+ * stay dirty for the kernel's write-back or the checkpoint's fsync.
+ */
+static void pg_writeback_hints(void)
+{
+	struct harness *h = harness_new(DBM_POSTGRES, 32 << 20, 1);
+
+	if (!h)
+		return;
+	struct dbm *db = &h->db;
+	CHECK(db->cl.ckpt_wb.after == 32 && db->cl.bgw_wb.after == 64,
+	      "checkpoint_flush_after 256 kB, bgwriter_flush_after 512 kB: %u and %u pages",
+	      db->cl.ckpt_wb.after, db->cl.bgw_wb.after);
+	CHECK(fdatasync(db->fd) == 0, "the layout written back");
+	long d = dirty_pages(db->fd, 0, 0);
+	if (d == -ENOSYS || d == -EPERM) {
+		harness_release(h);
+		free(h);
+		SKIP("cachestat(2) is not available here (%s)", strerror((int)-d));
+	}
+	struct dbm_writeback wb = { .after = 4 };
+	const uint64_t first[] = { 7, 3, 5 }, last[] = { 4 };
+	uint64_t from = db->data_off + 3 * db->page_size, len = 5ull * db->page_size;
+	CHECK(write_pages(h, first, 3, false, &wb) == 0 && wb.n == 3, "3 pages pending: %u", wb.n);
+	d = dirty_pages(db->fd, from, len);
+	CHECK(d == 6, "pages 3, 5 and 7 dirty (two 4 KiB pages each): %ld", d);
+	CHECK(write_pages(h, last, 1, false, &wb) == 0 && wb.n == 0, "the fourth issues them: %u", wb.n);
+	d = dirty_pages(db->fd, from, len);
+	CHECK(d == 0, "pages 3-5 and 7 under write-back or clean: %ld dirty", d);
+	const uint64_t backend[] = { 6 };
+	CHECK(write_pages(h, backend, 1, false, NULL) == 0, "a write without hints");
+	d = dirty_pages(db->fd, from, len);
+	CHECK(d == 2, "page 6 stays dirty: %ld", d);
 	harness_release(h);
 	free(h);
 }
@@ -1149,6 +1241,8 @@ int main(void)
 	RUN(lru_neighbors_with_their_page);
 	RUN(space_headers_changed);
 	RUN(pg_small_wal);
+	RUN(log_sync_leaves_data_dirty);
+	RUN(pg_writeback_hints);
 	RUN(pg_new_page_no_fpi);
 	RUN(pg_autovacuum);
 	RUN(pg_autoanalyze_only);
