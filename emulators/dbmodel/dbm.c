@@ -771,8 +771,14 @@ static int get_frame(struct emu_worker *w, struct dbm *db, uint32_t *out)
 
 	for (;;) {
 		uint32_t fi = dbm_pool_take_free(p), dirty;
-		if (p->nfree < db->scan_depth / 2)
-			dbm_flush_kick(db);     /* buf_pool.need_LRU_eviction() */
+		/* buf_pool.need_LRU_eviction(). PostgreSQL's backends wake
+		   nobody: their clock sweep finds the victim itself, and the
+		   background writer keeps its own time. A kick at every miss
+		   woke the checkpointer and the background writer for nothing:
+		   futex wake-ups that took more CPU than the page cache's reads
+		   (change 55) */
+		if (db->model == DBM_INNODB && p->nfree < db->scan_depth / 2)
+			dbm_flush_kick(db);
 		if (fi == DBM_NIL)
 			fi = p->clock ? dbm_pool_clock_victim(p, &dirty) : dbm_pool_victim(p, db->user_scan, &dirty);
 		if (fi != DBM_NIL && p->f[fi].state != DBM_FREE)

@@ -517,6 +517,35 @@ static void pg_writeback_hints(void)
 }
 
 /*
+ * A miss that leaves the free frames short wakes InnoDB's page cleaner
+ * (buf_pool.need_LRU_eviction()) and nobody in PostgreSQL, whose backends
+ * find their victim in the clock sweep themselves: a kick at every miss
+ * woke the checkpointer and the background writer for nothing.
+ */
+static void miss_kicks_innodb_only(void)
+{
+	for (int model = DBM_INNODB; model <= DBM_POSTGRES; model++) {
+		struct harness *h = harness_new(model, 8 << 20, 7);
+
+		if (!h)
+			return;
+		struct dbm *db = &h->db;
+		struct emu_worker *w = &h->w[0].pub;
+		uint64_t p = 0;
+		for (; p < 690 && db->pool.nfree >= db->scan_depth / 2; p++)
+			CHECK(dbm_page(w, db, p, 0, 0) == 0, "page %llu read", (unsigned long long)p);
+		CHECK(db->pool.nfree < db->scan_depth / 2, "%s: free frames short after %llu pages (%u free)",
+		      dbm_model_names[model], (unsigned long long)p, db->pool.nfree);
+		db->cl_kick = false;
+		CHECK(dbm_page(w, db, p, 0, 0) == 0 && sum(h, DBM_C_READS) == p + 1, "one more miss");
+		CHECK(db->cl_kick == (model == DBM_INNODB), "%s: the flusher kicked: %d",
+		      dbm_model_names[model], db->cl_kick);
+		harness_release(h);
+		free(h);
+	}
+}
+
+/*
  * PostgreSQL full_page_writes: the first change of a page after a
  * checkpoint's redo point logs a full-page image, unless the change
  * initialises the page (a new heap page's first tuple, XLOG_HEAP_INIT_PAGE;
@@ -1243,6 +1272,7 @@ int main(void)
 	RUN(pg_small_wal);
 	RUN(log_sync_leaves_data_dirty);
 	RUN(pg_writeback_hints);
+	RUN(miss_kicks_innodb_only);
 	RUN(pg_new_page_no_fpi);
 	RUN(pg_autovacuum);
 	RUN(pg_autoanalyze_only);
