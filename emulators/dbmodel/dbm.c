@@ -774,7 +774,8 @@ static int get_frame(struct emu_worker *w, struct dbm *db, uint32_t *out)
 		/* buf_pool.need_LRU_eviction(). PostgreSQL's backends wake
 		   nobody: their clock sweep finds the victim itself, and the
 		   background writer keeps its own time. A kick at every miss
-		   woke the checkpointer and the background writer for nothing:
+		   woke the checkpointer, the background writer and the WAL
+		   writer for nothing:
 		   futex wake-ups that took more CPU than the page cache's reads
 		   (change 55) */
 		if (db->model == DBM_INNODB && p->nfree < db->scan_depth / 2)

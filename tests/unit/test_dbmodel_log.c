@@ -438,6 +438,31 @@ static long dirty_pages(int fd, uint64_t off, uint64_t len)
 }
 
 /*
+ * A PostgreSQL model on a scratch file written back, for dirty_pages(); NULL
+ * when the case has failed (@why NULL) or cannot run here (@why says why).
+ */
+static struct harness *harness_clean(const char **why)
+{
+	static char reason[96];
+	struct harness *h = harness_new(DBM_POSTGRES, 32 << 20, 1);
+
+	*why = NULL;
+	if (!h)
+		return NULL;
+	CHECK(fdatasync(h->db.fd) == 0, "the layout written back");
+	long d = dirty_pages(h->db.fd, 0, 0);
+	if (d == -ENOSYS || d == -EPERM) {
+		snprintf(reason, sizeof(reason), "cachestat(2) is not available here (%s)",
+			 strerror((int)-d));
+		*why = reason;
+		harness_release(h);
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+/*
  * Through the page cache, the log made durable syncs the log's pages and
  * leaves the data pages written since to the kernel's write-back, as the
  * server's fdatasync() of its own log file does: an fdatasync() of the
@@ -445,20 +470,17 @@ static long dirty_pages(int fd, uint64_t off, uint64_t len)
  */
 static void log_sync_leaves_data_dirty(void)
 {
-	struct harness *h = harness_new(DBM_POSTGRES, 32 << 20, 1);
+	const char *why;
+	struct harness *h = harness_clean(&why);
 
-	if (!h)
+	if (!h) {
+		if (why)
+			SKIP("%s", why);
 		return;
+	}
 	struct dbm *db = &h->db;
 	struct emu_worker *w = &h->w[0].pub;
 	CHECK(db->log_map != NULL, "a buffered target's log is mapped for msync()");
-	CHECK(fdatasync(db->fd) == 0, "the layout written back");
-	long before = dirty_pages(db->fd, 0, 0);
-	if (before == -ENOSYS || before == -EPERM) {
-		harness_release(h);
-		free(h);
-		SKIP("cachestat(2) is not available here (%s)", strerror((int)-before));
-	}
 	for (uint64_t p = 0; p < 16; p++)
 		CHECK(dbm_page_write(w, db, p) == 0, "data page %llu written", (unsigned long long)p);
 	pthread_mutex_lock(&db->pool_mx);
@@ -484,26 +506,23 @@ static void log_sync_leaves_data_dirty(void)
  */
 static void pg_writeback_hints(void)
 {
-	struct harness *h = harness_new(DBM_POSTGRES, 32 << 20, 1);
+	const char *why;
+	struct harness *h = harness_clean(&why);
 
-	if (!h)
+	if (!h) {
+		if (why)
+			SKIP("%s", why);
 		return;
+	}
 	struct dbm *db = &h->db;
 	CHECK(db->cl.ckpt_wb.after == 32 && db->cl.bgw_wb.after == 64,
 	      "checkpoint_flush_after 256 kB, bgwriter_flush_after 512 kB: %u and %u pages",
 	      db->cl.ckpt_wb.after, db->cl.bgw_wb.after);
-	CHECK(fdatasync(db->fd) == 0, "the layout written back");
-	long d = dirty_pages(db->fd, 0, 0);
-	if (d == -ENOSYS || d == -EPERM) {
-		harness_release(h);
-		free(h);
-		SKIP("cachestat(2) is not available here (%s)", strerror((int)-d));
-	}
 	struct dbm_writeback wb = { .after = 4 };
 	const uint64_t first[] = { 7, 3, 5 }, last[] = { 4 };
 	uint64_t from = db->data_off + 3 * db->page_size, len = 5ull * db->page_size;
 	CHECK(write_pages(h, first, 3, false, &wb) == 0 && wb.n == 3, "3 pages pending: %u", wb.n);
-	d = dirty_pages(db->fd, from, len);
+	long d = dirty_pages(db->fd, from, len);
 	CHECK(d == 6, "pages 3, 5 and 7 dirty (two 4 KiB pages each): %ld", d);
 	CHECK(write_pages(h, last, 1, false, &wb) == 0 && wb.n == 0, "the fourth issues them: %u", wb.n);
 	d = dirty_pages(db->fd, from, len);
