@@ -330,6 +330,56 @@ report() {
 	done
 }
 
+# drive_flush_us DIR: the drive's time for an 8 KiB write made durable
+# (O_DSYNC, as a commit's log write), the mean of 500 over a 4 MiB file of
+# DIR written through first, in whole microseconds. A line of the matrix
+# whose commits wait for the drive runs at its pace: on this machine it
+# moved from 100 to 330 us within an hour, and the reference's p-wo ran
+# half as many transactions a second on a later day. Kept with each side of
+# a comparison, so that a replay against kept references says when the
+# drive is not the one they were taken on.
+drive_flush_us() {
+	local f=$1/drive-probe.dat n=500 s
+	dd if=/dev/zero of="$f" bs=8k count=512 oflag=direct status=none && sync "$f" &&
+		s=$(LC_ALL=C dd if=/dev/zero of="$f" bs=8k count=$n oflag=dsync conv=notrunc 2>&1 >/dev/null |
+			awk '/copied/ { for (i = 1; i < NF; i++) if ($(i + 1) ~ /^s,?$/) print $i }')
+	rm -f "$f"
+	[ -n "$s" ] && awk -v s="$s" -v n=$n 'BEGIN { printf "%d\n", s * 1e6 / n + 0.5 }'
+}
+
+# drive_mean A B: the mean of two drive_flush_us figures (taken before and
+# after a side's points: the figure moved 1.7x within three minutes here),
+# or the one there is
+drive_mean() {
+	if [ -n "$1" ] && [ -n "$2" ]; then echo $(((${1} + ${2} + 1) / 2)); else echo "${1:-$2}"; fi
+}
+
+# drive_report CELLS: per configuration compared, the drive's flush time
+# (drive_mean of drive_flush_us) when its server ran (REF/NAME.json .drive.flush_us) and
+# when its emulator ran (EMU_DIR/NAME.drive), and the lines where the two
+# differ by more than 1.5x either way: their TPS and p99 compare two drives
+drive_report() {
+	local name r e out=""
+	for name in $(cut -d' ' -f2 "$1" | awk '!seen[$0]++'); do
+		r=$(jq -r '.drive.flush_us // "-"' "$REF/$name.json" 2>/dev/null) || r=-
+		e=$(cat "$EMU_DIR/$name.drive" 2>/dev/null) || e=-
+		out+="$name ${r:--} ${e:--}"$'\n'
+	done
+	awk 'NF == 3 { n++; line[n] = $0 }
+	     END {
+		print "the drive: an 8 KiB write made durable (O_DSYNC), us, when the server ran / when the emulator ran"
+		for (i = 1; i <= n; i++) {
+			split(line[i], f, " ")
+			if (f[2] == "-" || f[3] == "-") { printf "  %-12s %6s / %-6s\n", f[1], f[2], f[3]; unknown++; continue }
+			x = f[3] / f[2]; off = x > 1.5 || x < 1 / 1.5
+			printf "  %-12s %6d / %-6d (%.2f)%s\n", f[1], f[2], f[3], x, off ? " *" : ""
+			if (off) moved = moved " " f[1]
+		}
+		if (moved != "") print "  * not the same drive: TPS and p99 of" moved " compare the drive of two days, not the model"
+		if (unknown) print "  (-: not measured; references taken before 6 December 2026 have no figure)"
+	     }' <<<"$out"
+}
+
 # baseline CELLS: the held-out cells within target ("name threads figure")
 baseline() {
 	awk "$AWK_TARGET"'$3 == "heldout" && $5 !~ /^av/ && within($5, $6, $7) { print $2, $4, $5 }' "$1" | sort
@@ -349,6 +399,7 @@ baseline_write_check() {
 			mkdir -p "$REF/emulated"
 			cut -d' ' -f2 "$cells" | sort -u | while read -r name; do
 				cp "$EMU_DIR/$name.jsonl" "$REF/emulated/"
+				[ ! -e "$EMU_DIR/$name.drive" ] || cp "$EMU_DIR/$name.drive" "$REF/emulated/"
 			done
 		fi
 		log "wrote $(wc -l <"$BASELINE") held-out cells within target to '$BASELINE'"

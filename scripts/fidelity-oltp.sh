@@ -39,8 +39,13 @@
 # cells within target (I/O: within 25%, or both below a floor nobody sees;
 # TPS and p99: within 1.5x), for calibrate and held-out rows apart, and the
 # configurations ranked by TPS (the geometric mean over their points), real
-# against emulated. DIR (default ./appio-fidelity) holds the servers, the
-# emulator's file (put it on the drive under test), DIR/emu and DIR/report.txt.
+# against emulated; last, per configuration, the drive's time for an 8 KiB
+# write made durable when its server ran (kept in REF/NAME.json) and when its
+# emulator ran (DIR/emu/NAME.drive), the lines 1.5x apart or more named: a
+# replay against references of another day compares two drives there (the
+# commit-bound lines run at the drive's pace). DIR (default ./appio-fidelity)
+# holds the servers, the emulator's file (put it on the drive under test),
+# DIR/emu and DIR/report.txt.
 # EMU_ARGS adds options to the emulator's runs; EMU=0 runs only the real
 # servers (then --replay-reference compares); RESUME=1 keeps the real
 # counters and emulated results already in REF and DIR/emu (an interrupted run). A full matrix takes about an
@@ -167,24 +172,27 @@ real() {
 	cp -a "$g" "$SRV"
 	rm -f "$SRV/done"
 	conn=$(start "$kind" "$pool" "$redo" "$flush") || die "cannot start $kind for $name"
-	local pts=$DIR/real-points.jsonl srvcfg
+	local pts=$DIR/real-points.jsonl srvcfg drive d0 d1
 	srvcfg=$(settings "$kind")
 	: >"$pts"
 	: >"$DIR/real-warm.jsonl.tmp"   # an interrupted run may have left one behind
 	log "$name: warm-up, $((WARMUP_POINTS * TIME)) s of oltp_read_write at $WARMUP_THREADS threads"
 	one_run "$kind" "$conn" oltp_read_write "$WARMUP_THREADS" $((WARMUP_POINTS * TIME)) "$DIR/real-warm.jsonl.tmp" ||
 		die "$name: the warm-up failed"
+	d0=$(drive_flush_us "$DIR") || d0=
 	for t in ${threads//,/ }; do
 		log "$name: oltp_$mode at $t threads"
 		one_run "$kind" "$conn" "oltp_$mode" "$t" "$TIME" "$pts" || die "$name: a point failed"
 	done
+	d1=$(drive_flush_us "$DIR") || d1=
+	drive=$(drive_mean "$d0" "$d1")
 	jq -n --arg name "$name" --arg kind "$kind" --argjson tables "$TABLES" --argjson rows "$ROWS" \
 		--arg pool "$pool" --arg redo "$redo" --arg mode "$mode" --argjson flush "$flush" \
 		--arg role "$role" --argjson time "$TIME" --argjson wp "$WARMUP_POINTS" \
-		--argjson wt "$WARMUP_THREADS" --argjson set "$srvcfg" \
+		--argjson wt "$WARMUP_THREADS" --argjson set "$srvcfg" --argjson drive "${drive:-null}" \
 		--slurpfile warm "$DIR/real-warm.jsonl.tmp" --slurpfile pts "$pts" \
 		'{name: $name, engine: $kind, tables: $tables, rows: $rows, pool: $pool, redo: $redo,
-		  mode: $mode, flush: $flush, role: $role, time: $time,
+		  mode: $mode, flush: $flush, role: $role, time: $time, drive: {flush_us: $drive},
 		  warmup: {time: ($wp * $time), threads: $wt, run: $warm[0]}, server: $set, points: $pts}' \
 		>"$REF/$name.json"
 	rm -f "$DIR/real-warm.jsonl.tmp"
@@ -194,7 +202,7 @@ real() {
 # emulated NAME KIND TABLES ROWS POOL REDO MODE THREADS FLUSH: EMU_DIR/NAME.jsonl
 emulated() {
 	local name=$1 kind=$2 tables=$3 rows=$4 pool=$5 redo=$6 mode=$7 threads=$8 flush=$9
-	local model=innodb extra=() mb warm="" warm_txns
+	local model=innodb extra=() mb warm="" warm_txns d0 d1
 	mb=$((256 + tables * rows * 300 / 1048576 + $(numfmt --from=iec "$redo") / 1048576))
 	if [ "$kind" = postgres ]; then
 		# PostgreSQL 15 reads and writes through the OS page cache: so does the emulator
@@ -213,6 +221,7 @@ emulated() {
 	# fsync of the measured run does not write back the layout
 	"$APPIO" run 128k-seqread --target "$DIR/emu.dat" --size "${mb}M" --time 1 >/dev/null
 	sync
+	d0=$(drive_flush_us "$DIR") || d0=
 	# one run at --cpu-scale $1 (emulate_scaled fits it on the calibrate line)
 	emu_once() {
 		# shellcheck disable=SC2086
@@ -229,6 +238,8 @@ emulated() {
 			"$DIR/emu.json" >"$EMU_DIR/$name.jsonl"
 	}
 	emulate_scaled "$kind" "$name" emu_once || die "$name: the emulator failed"
+	d1=$(drive_flush_us "$DIR") || d1=
+	drive_mean "$d0" "$d1" >"$EMU_DIR/$name.drive"
 	rm -f "$DIR/emu.dat"
 }
 
@@ -259,5 +270,5 @@ while read -r name kind tables rows pool redo mode threads flush role; do
 done <"$DIR/configs.txt"
 [ "${EMU:-1}" = 1 ] || exit 0
 [ -s "$cells" ] || die "no configuration to compare"
-report "$cells" | tee "$DIR/report.txt"
+{ report "$cells"; drive_report "$cells"; } | tee "$DIR/report.txt"
 baseline_write_check "$cells"

@@ -39,7 +39,9 @@
 # cells within target (I/O within 25%, TPS and p99 within 1.5x) for
 # calibrate and held-out rows apart; and whether the emulator ranks each
 # configuration's thread counts by TPS as the server does; each transaction
-# type's mean and p99 latency against the server's. DIR (default
+# type's mean and p99 latency against the server's; and the drive's time for
+# an 8 KiB write made durable when each server and each emulator ran (as
+# scripts/fidelity-oltp.sh says). DIR (default
 # ./appio-fidelity-tpcc) holds the servers, the emulator's file (put it on
 # the drive under test), DIR/emu and DIR/report.txt. EMU_ARGS adds options to
 # the emulator's runs; EMU=0 runs only the real servers; RESUME=1 keeps what
@@ -176,7 +178,7 @@ real() {
 	cp -a "$g" "$SRV"
 	rm -f "$SRV/done"
 	conn=$(start "$kind" "$pool" "$redo" 1) || die "cannot start $kind for $name"
-	local pts=$DIR/real-points.jsonl srvcfg
+	local pts=$DIR/real-points.jsonl srvcfg drive d0 d1
 	srvcfg=$(settings "$kind")
 	analyze "$kind" || die "$name: ANALYZE (VACUUM ANALYZE on postgres) failed"
 	: >"$pts"
@@ -184,17 +186,20 @@ real() {
 	: >"$DIR/real-warm.jsonl.tmp"
 	one_run "$kind" "$conn" "$WARMUP_THREADS" $((WARMUP_POINTS * TIME)) "$DIR/real-warm.jsonl.tmp" ||
 		die "$name: the warm-up failed"
+	d0=$(drive_flush_us "$DIR") || d0=
 	for t in ${threads//,/ }; do
 		log "$name: tpcc at $t threads"
 		one_run "$kind" "$conn" "$t" "$TIME" "$pts" || die "$name: a point failed"
 	done
+	d1=$(drive_flush_us "$DIR") || d1=
+	drive=$(drive_mean "$d0" "$d1")
 	jq -n --arg name "$name" --arg kind "$kind" --argjson scale "$SCALE" \
 		--arg pool "$pool" --arg redo "$redo" --arg role "$role" --argjson time "$TIME" \
 		--argjson wp "$WARMUP_POINTS" --argjson wt "$WARMUP_THREADS" --argjson set "$srvcfg" \
-		--argjson bytes "$(cat "$g/bytes")" \
+		--argjson bytes "$(cat "$g/bytes")" --argjson drive "${drive:-null}" \
 		--slurpfile warm "$DIR/real-warm.jsonl.tmp" --slurpfile pts "$pts" \
 		'{name: $name, engine: $kind, scale: $scale, pool: $pool, redo: $redo, flush: 1,
-		  role: $role, time: $time, data_dir_bytes: $bytes,
+		  role: $role, time: $time, data_dir_bytes: $bytes, drive: {flush_us: $drive},
 		  warmup: {time: ($wp * $time), threads: $wt, run: $warm[0]}, server: $set, points: $pts}' \
 		>"$REF/$name.json"
 	rm -f "$DIR/real-warm.jsonl.tmp"
@@ -204,7 +209,7 @@ real() {
 # emulated NAME KIND SCALE POOL REDO THREADS: EMU_DIR/NAME.jsonl
 emulated() {
 	local name=$1 kind=$2 scale=$3 pool=$4 redo=$5 threads=$6
-	local model=innodb extra=() mb warm="" warm_txns=0
+	local model=innodb extra=() mb warm="" warm_txns=0 d0 d1
 	mb=$((320 + scale * 320 + $(numfmt --from=iec "$redo") / 1048576))
 	if [ "$kind" = postgres ]; then
 		model=postgres
@@ -217,6 +222,7 @@ emulated() {
 	rm -f "$DIR/emu.dat"
 	"$APPIO" run 128k-seqread --target "$DIR/emu.dat" --size "${mb}M" --time 1 >/dev/null
 	sync
+	d0=$(drive_flush_us "$DIR") || d0=
 	# one run at --cpu-scale $1 (emulate_scaled fits it on the calibrate line)
 	emu_once() {
 		# shellcheck disable=SC2086
@@ -236,6 +242,8 @@ emulated() {
 			"$DIR/emu.json" >"$EMU_DIR/$name.jsonl"
 	}
 	emulate_scaled "$kind" "$name" emu_once || die "$name: the emulator failed"
+	d1=$(drive_flush_us "$DIR") || d1=
+	drive_mean "$d0" "$d1" >"$EMU_DIR/$name.drive"
 	rm -f "$DIR/emu.dat"
 }
 
@@ -303,5 +311,5 @@ done <"$DIR/configs.txt"
 [ -s "$cells" ] || die "no configuration to compare"
 { report "$cells"; threads_rank "$cells"; echo
   echo "latency by type, ms: mean and p99, real/emulated (emulated/real)"
-  types_report | column -t -s "$(printf '\t')"; } | tee "$DIR/report.txt"
+  types_report | column -t -s "$(printf '\t')"; drive_report "$cells"; } | tee "$DIR/report.txt"
 baseline_write_check "$cells"

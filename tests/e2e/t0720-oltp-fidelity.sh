@@ -56,7 +56,7 @@ fi
 # --- the targets on a made-up reference ---
 mkdir -p "$T/ref" "$T/emu2"
 echo "x mariadb 1x1000 32M 32M write_only 2,4 1 heldout" >"$T/x.matrix"
-jq -n '{name: "x", engine: "mariadb", role: "heldout", points: [
+jq -n '{name: "x", engine: "mariadb", role: "heldout", drive: {flush_us: 100}, points: [
 	{threads: 2, txns: 100, tps: 1000, p99: 10e6, d: {Innodb_pages_read: 100, Innodb_pages_written: 200,
 	 Innodb_lsn_current: 100000, Innodb_data_fsyncs: 100, Innodb_dblwr_pages_written: 1}},
 	{threads: 4, txns: 100, tps: 1000, p99: 10e6, d: {Innodb_pages_read: 100, Innodb_pages_written: 200,
@@ -67,7 +67,11 @@ cat >"$T/emu2/x.jsonl" <<'EOF'
 {"threads":2,"tps":1490,"p99":6.25e6,"c":{"txns":1000,"bp_reads":1240,"pages_written":1480,"log_bytes":1250000,"log_fsyncs":500,"data_fsyncs":300,"dblwr_writes":200,"dblwr_pages":20}}
 {"threads":4,"tps":660,"p99":30e6,"c":{"txns":1000,"bp_reads":3000,"pages_written":500,"log_bytes":300000,"log_fsyncs":3000,"data_fsyncs":0,"dblwr_writes":0,"dblwr_pages":200}}
 EOF
+echo 250 >"$T/emu2/x.drive"
 REF=$T/ref "$F" --matrix "$T/x.matrix" --emu-from "$T/emu2" mariadb >"$T/x.out" 2>&1
+grep -q '^  x  *100 / 250  *(2.50) \*$' "$T/x.out" && grep -q '^  \* not the same drive: TPS and p99 of x compare' "$T/x.out" &&
+	ok "the drive's flush time on each side, a line 1.5x apart named" ||
+	{ not_ok "the drive's flush time on each side"; grep -A3 '^the drive' "$T/x.out" | sed 's/^/    /'; }
 grep -q '^summary held-out  reads 1/2 (50%) writes 0/2 (0%) redo 1/2 (50%) fsyncs 1/2 (50%) dblwr 1/2 (50%) tps 1/2 (50%) p99 0/2 (0%)$' "$T/x.out" &&
 	ok "within 25% (or both under the floor) and within 1.5x, counted per figure" ||
 	{ not_ok "within 25% and 1.5x, counted per figure"; grep summary "$T/x.out" | sed 's/^/    /'; }
@@ -77,6 +81,12 @@ BASELINE=$T/base.tsv REF=$T/ref "$F" --matrix "$T/x.matrix" --emu-from "$T/emu2"
 [ "$(tr '\n' , <"$T/base.tsv" 2>/dev/null)" = "x 2 dblwr,x 2 fsyncs,x 2 reads,x 2 redo,x 2 tps," ] &&
 	ok "--write-baseline keeps the held-out cells within target" ||
 	{ not_ok "--write-baseline keeps the held-out cells within target"; sed 's/^/    /' "$T/base.tsv"; }
+
+us=$(. scripts/fidelity-lib.sh; drive_flush_us "$T")
+[[ $us =~ ^[0-9]+$ ]] && [ "$us" -gt 0 ] && [ ! -e "$T/drive-probe.dat" ] &&
+	ok "drive_flush_us: whole microseconds ($us), its file removed" || not_ok "drive_flush_us: '$us'"
+[ "$(. scripts/fidelity-lib.sh; drive_mean 100 151; drive_mean "" 7; drive_mean 8 "")" = "$(printf '126\n7\n8')" ] &&
+	ok "drive_mean: before and after, rounded; the one there is" || not_ok "drive_mean"
 
 # --- the session's CPU scale: the calibrate line's server CPU a transaction over CPU_REF ---
 mkdir -p "$T/cs/ref"
