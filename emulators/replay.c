@@ -105,7 +105,7 @@ static const struct opt_def replay_opt_table[] = {
 	{ "spin", OPT_UINT, O(spin_us), "1000",
 	  "microseconds before an I/O's time to stop sleeping and spin: waking from a sleep can "
 	  "take milliseconds on a virtual machine; less saves CPU and costs lag",
-	  .max = 1000000 },
+	  .min = 1, .max = 1000000 },
 	{ "queue", OPT_BOOL, O(queue), NULL,
 	  "blkparse/blktrace: take requests at their Q (queued) event, not D (issued)" },
 	{ "cpu-load", OPT_STR, O(cpu_load), "off",

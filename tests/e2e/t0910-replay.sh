@@ -126,6 +126,10 @@ expect_exit 2 "--cpu-load recorded on a trace that does not note it exits 2" -- 
 grep -q -- "--cpu-load recorded: 'a.trace' does not note" "$T/stderr" && ok "  saying why" || not_ok "  saying why: $(cat "$T/stderr")"
 expect_exit 2 "--cpu-load 101 exits 2" -- run --trace a.trace --cpu-load 101
 one_line_error "  with one line"
+# the core takes a spin of 0 for its own default (50 us): 0 is refused, not replaced
+expect_exit 2 "--spin 0 exits 2" -- run --trace a.trace --spin 0
+one_line_error "  with one line"
+grep -q -- "--spin" "$T/stderr" && ok "  naming the option" || not_ok "  naming the option: $(cat "$T/stderr")"
 
 expect_exit 2 "--map error: the trace reaches past a 4 MiB target" -- \
 	"$APPIO" run replay --engine null --target small.dat --size 4M --trace a.trace
