@@ -5,6 +5,7 @@
 # made-up reference, the baseline check failing when a held-out cell that was
 # within target leaves it, and a malformed matrix refused in one line.
 . tests/e2e/lib.sh
+. tests/e2e/fidelity-lib.sh
 F=scripts/fidelity-oltp.sh
 REF=docs/data/fidelity-oltp
 MATRIX=scripts/fidelity-oltp.matrix
@@ -19,39 +20,11 @@ p=$(awk '!/^[ \t]*#/ && $2 == "postgres"' "$MATRIX" | wc -l)
 [ "$m" -ge 12 ] && [ "$p" -ge 6 ] && ok "the matrix has $m MariaDB and $p PostgreSQL configurations" ||
 	not_ok "the matrix has $m MariaDB and $p PostgreSQL configurations (12 and 6 at least)"
 [ $((cal * 3)) -le "$n" ] && ok "at most a third calibrate ($cal of $n)" || not_ok "$cal of $n calibrate"
-missing=
-for c in $names; do
-	[ -s "$REF/$c.json" ] && [ -s "$REF/emulated/$c.jsonl" ] || missing+=" $c"
-done
-[ -z "$missing" ] && ok "every configuration has its real counters and emulated results" ||
-	not_ok "no reference for:$missing"
 
-# --- the kept comparison ---
-check "the kept results compare and the baseline holds" "$F" --emu-from "$REF/emulated" --check-baseline
-for want in "^mariadb (real/emulated" "^postgres (real/emulated" "^summary held-out" "^summary calibrate" \
-	"^ranking mariadb by TPS" "^ranking postgres by TPS"; do
-	grep -q "$want" "$DIR/report.txt" && ok "the report has '$want'" || not_ok "the report has '$want'"
-done
-rows=$(awk '$1 ~ /^[mp]-/ && $2 ~ /^(cal|out)$/' "$DIR/report.txt" | wc -l)
-pts=$(for c in $names; do jq '.points | length' "$REF/$c.json"; done | awk '{ s += $1 } END { print s }')
-[ "$rows" -eq "$pts" ] && ok "one row per configuration and thread count ($rows)" ||
-	not_ok "$rows rows for $pts points"
-
-# --- a held-out cell pushed out of its target fails the check ---
-cell=$(awk '$3 == "redo"' "$REF/baseline.tsv" | head -n 1)
-if [ -z "$cell" ]; then
-	not_ok "the baseline has a held-out redo cell within target"
-else
-	read -r name threads _ <<<"$cell"
-	cp -r "$REF/emulated" "$T/emu"
-	# a quarter of the transactions for the same counters: 4x the redo per transaction
-	jq -c --argjson t "$threads" 'if .threads == $t then .c.txns /= 4 else . end' \
-		"$REF/emulated/$name.jsonl" >"$T/emu/$name.jsonl"
-	expect_exit 1 "redo 4x off at $name, $threads threads: the check fails" -- \
-		"$F" --emu-from "$T/emu" --check-baseline --only "$name"
-	grep -q "^  $name $threads redo$" "$T/stdout" && ok "it names the cell" ||
-		{ not_ok "it names the cell"; head -n 5 "$T/stdout" | sed 's/^/    /'; }
-fi
+# --- the kept comparison; a held-out cell pushed out of its target fails the check ---
+fid_kept "$F" "$REF" "$MATRIX" "^mariadb (real/emulated" "^postgres (real/emulated" "^summary held-out" \
+	"^summary calibrate" "^ranking mariadb by TPS" "^ranking postgres by TPS" "^the drive: an 8 KiB write"
+fid_pushed_out "$F" "$REF"
 
 # --- the targets on a made-up reference ---
 mkdir -p "$T/ref" "$T/emu2"
@@ -182,13 +155,8 @@ expect_exit 2 "calibrate-oltp-cpu: no engine is refused" -- "$C"
 one_line_error "no engine: one line"
 
 # --- bad input ---
-printf 'a mariadb 1x10 32M 32M read_write 2 1\n' >"$T/bad.matrix"
-expect_exit 2 "a line of 8 fields is refused" -- "$F" --matrix "$T/bad.matrix" --emu-from "$T/emu2"
-one_line_error "8 fields: one line"
-grep -q "bad.matrix:1" "$T/stderr" && ok "the message names the file and line" || not_ok "the message names the file and line"
-printf 'a mariadb 1x10 32M 32M read_write 2 1 fitted\n' >"$T/bad.matrix"
-expect_exit 2 "an unknown role is refused" -- "$F" --matrix "$T/bad.matrix" --emu-from "$T/emu2"
-one_line_error "unknown role: one line"
+fid_refused "$F" "$T/emu2" "a line of 8 fields" 'a mariadb 1x10 32M 32M read_write 2 1'
+fid_refused "$F" "$T/emu2" "an unknown role" 'a mariadb 1x10 32M 32M read_write 2 1 fitted'
 expect_exit 2 "an unknown argument is refused" -- "$F" --replay
 one_line_error "unknown argument: one line"
 finish

@@ -439,22 +439,19 @@ static long dirty_pages(int fd, uint64_t off, uint64_t len)
 
 /*
  * A PostgreSQL model on a scratch file written back, for dirty_pages(); NULL
- * when the case has failed (@why NULL) or cannot run here (@why says why).
+ * when the case has failed or cannot run here (then skipped, as SKIP() does).
  */
-static struct harness *harness_clean(const char **why)
+static struct harness *harness_clean(void)
 {
-	static char reason[96];
 	struct harness *h = harness_new(DBM_POSTGRES, 32 << 20, 1);
 
-	*why = NULL;
 	if (!h)
 		return NULL;
 	CHECK(fdatasync(h->db.fd) == 0, "the layout written back");
 	long d = dirty_pages(h->db.fd, 0, 0);
 	if (d == -ENOSYS || d == -EPERM) {
-		snprintf(reason, sizeof(reason), "cachestat(2) is not available here (%s)",
-			 strerror((int)-d));
-		*why = reason;
+		snprintf(check_skip_reason, sizeof(check_skip_reason),
+			 "cachestat(2) is not available here (%s)", strerror((int)-d));
 		harness_release(h);
 		free(h);
 		return NULL;
@@ -470,14 +467,10 @@ static struct harness *harness_clean(const char **why)
  */
 static void log_sync_leaves_data_dirty(void)
 {
-	const char *why;
-	struct harness *h = harness_clean(&why);
+	struct harness *h = harness_clean();
 
-	if (!h) {
-		if (why)
-			SKIP("%s", why);
+	if (!h)
 		return;
-	}
 	struct dbm *db = &h->db;
 	struct emu_worker *w = &h->w[0].pub;
 	CHECK(db->log_map != NULL, "a buffered target's log is mapped for msync()");
@@ -506,14 +499,10 @@ static void log_sync_leaves_data_dirty(void)
  */
 static void pg_writeback_hints(void)
 {
-	const char *why;
-	struct harness *h = harness_clean(&why);
+	struct harness *h = harness_clean();
 
-	if (!h) {
-		if (why)
-			SKIP("%s", why);
+	if (!h)
 		return;
-	}
 	struct dbm *db = &h->db;
 	CHECK(db->cl.ckpt_wb.after == 32 && db->cl.bgw_wb.after == 64,
 	      "checkpoint_flush_after 256 kB, bgwriter_flush_after 512 kB: %u and %u pages",
