@@ -334,7 +334,7 @@ report() {
 # (O_DSYNC, as a commit's log write), the mean of 500 over a 4 MiB file of
 # DIR written through first, in whole microseconds. A line of the matrix
 # whose commits wait for the drive runs at its pace: on this machine it
-# moved from 100 to 330 us within an hour, and the reference's p-wo ran
+# moved from 100 to 350 us within an hour, and the reference's p-wo ran
 # half as many transactions a second on a later day. Kept with each side of
 # a comparison, so that a replay against kept references says when the
 # drive is not the one they were taken on.
@@ -355,9 +355,10 @@ drive_mean() {
 }
 
 # drive_report CELLS: per configuration compared, the drive's flush time
-# (drive_mean of drive_flush_us) when its server ran (REF/NAME.json .drive.flush_us) and
-# when its emulator ran (EMU_DIR/NAME.drive), and the lines where the two
-# differ by more than 1.5x either way: their TPS and p99 compare two drives
+# (drive_mean of drive_flush_us) when its server ran (REF/NAME.json,
+# .drive.flush_us) and when its emulator ran (EMU_DIR/NAME.drive), and the
+# lines where the two differ by more than 1.5x either way: their TPS and
+# p99 compare two drives
 drive_report() {
 	local name r e out=""
 	for name in $(cut -d' ' -f2 "$1" | awk '!seen[$0]++'); do
