@@ -1,7 +1,15 @@
 # fidelity-lib.sh - sourced by the tests of the fidelity scripts without
 # servers (t0720 oltp, t0721 tpcc), after lib.sh: the checks they share on
 # the kept references (REF/NAME.json) and emulated results (REF/emulated).
-# DIR (exported by the test) is the script's folder.
+
+# fid_for KIND: the script of KIND's matrix (oltp, tpcc) and what it reads:
+# F, REF (its kept data), MATRIX, and DIR (its folder, exported for it)
+fid_for() {
+	F=scripts/fidelity-$1.sh
+	REF=docs/data/fidelity-$1
+	MATRIX=scripts/fidelity-$1.matrix
+	export DIR=$T/fid
+}
 
 # fid_kept F REF MATRIX WANT...: every configuration of MATRIX has its kept
 # counters and results; the script F compares them (--emu-from) and its

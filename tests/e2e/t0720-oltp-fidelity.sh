@@ -6,10 +6,7 @@
 # within target leaves it, and a malformed matrix refused in one line.
 . tests/e2e/lib.sh
 . tests/e2e/fidelity-lib.sh
-F=scripts/fidelity-oltp.sh
-REF=docs/data/fidelity-oltp
-MATRIX=scripts/fidelity-oltp.matrix
-export DIR=$T/fid
+fid_for oltp
 
 # --- the matrix and its data ---
 names=$(awk '!/^[ \t]*#/ && NF { print $1 }' "$MATRIX")

@@ -6,10 +6,7 @@
 # the report's end, and a malformed matrix refused in one line.
 . tests/e2e/lib.sh
 . tests/e2e/fidelity-lib.sh
-F=scripts/fidelity-tpcc.sh
-REF=docs/data/fidelity-tpcc
-MATRIX=scripts/fidelity-tpcc.matrix
-export DIR=$T/fid
+fid_for tpcc
 
 # --- the kept comparison; a held-out cell pushed out of its target fails the check ---
 fid_kept "$F" "$REF" "$MATRIX" "^mariadb (real/emulated" "^postgres (real/emulated" "^summary held-out" \
