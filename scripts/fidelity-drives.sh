@@ -53,6 +53,16 @@
 #                   each point's median over the rounds and shows the spread
 #                   (largest over smallest TPS of the rounds)
 #   --time S        measured seconds per point (default 20)
+#   --slow-time S   measured seconds per point on the throttled drives
+#                   (ram-slow, disk-slower; default 60, or --time when that is
+#                   longer). A point starts with a cold cache, which a
+#                   throttled drive fills slowly: PostgreSQL's tpcc at 100
+#                   I/Os a second runs 1-2 transactions a second in its first
+#                   15 s and 5 over a minute, and in 10 s points its ratio to
+#                   the disk moved by a third between runs (docs/oltp-tpcc.md,
+#                   "The slowest drive's points: a minute, not 10 s"). The
+#                   report marks a pair whose point held fewer than 100
+#                   transactions on either side
 #   --warmup S      seconds of the workload before each point, not measured
 #                   (default 10)
 #   --out DIR       results (default ./appio-fidelity-drives): raw.jsonl, one
@@ -118,6 +128,7 @@ THREADS=4,16
 ROUNDS=3
 SCALE_RUNS=3            # emulator runs at most to fit its CPU scale on the first drive
 TIME=20
+SLOW_TIME=
 WARMUP=10
 OUT=./appio-fidelity-drives
 BP=${BP:-128M}
@@ -158,6 +169,7 @@ report() {
 		(reduce ($g | group_by(.side + "/" + .drive))[] as $xs ({};
 			.[$xs[0].side + "/" + $xs[0].drive] = { tps: ([$xs[].tps] | med), p99: ([$xs[].p99] | med),
 				spread: ([$xs[].tps] | spread), n: ($xs | length),
+				txns: ([$xs[] | select(.time) | .tps * .time] | if length == 0 then null else med end),
 				cpu: ([$xs[] | select(.cpu_us) | .cpu_us] | if length == 0 then null else med end),
 				io: ([$xs[] | select(.io and .tps > 0) | (.tps * .io.seconds) as $n |
 					[.io.reads / $n, .io.writes / $n, (.io.read_bytes + .io.write_bytes) / 1024 / $n]] |
@@ -173,7 +185,8 @@ report() {
 		  ($m["real/" + $a].p99 / $m["real/" + $b].p99) as $rp |
 		  ($m["emulated/" + $a].p99 / $m["emulated/" + $b].p99) as $ep |
 		  { pair: "\($a)/\($b)", rt: $rt, et: $et, terr: ($et / $rt - 1),
-		    rp: $rp, ep: $ep, pf: ([$ep / $rp, $rp / $ep] | max) } ] as $pairs |
+		    rp: $rp, ep: $ep, pf: ([$ep / $rp, $rp / $ep] | max),
+		    few: any($a, $b | $m["real/" + .].txns, $m["emulated/" + .].txns; . != null and . < 100) } ] as $pairs |
 		([$drives[] | select($m["emulated/" + .])] ) as $both |
 		($both | sort_by(-$m["real/" + .].tps)) as $rrank |
 		($both | sort_by(-$m["emulated/" + .].tps)) as $erank |
@@ -207,7 +220,8 @@ report() {
 			else "" end) +
 		"\n  pair                    TPS ratio real / emu (error)     p99 ratio real / emu (factor)\n" +
 		([.pairs[] | "  \(.pair | . + "                      " | .[:22])  \(.rt | r2) / \(.et | r2) (\(.terr | pct))" +
-			"                 \(.rp | r2) / \(.ep | r2) (\(.pf | r2)x)"] | join("\n")) +
+			"                 \(.rp | r2) / \(.ep | r2) (\(.pf | r2)x)" +
+			(if .few then "  few txns" else "" end)] | join("\n")) +
 		"\n  ranking by TPS: real \(.rrank | join(" > ")), emulated \(.erank | join(" > "))" +
 		(if .same and .open == [] then " (same)" elif .same then
 			" (same but for \(.open | join(", ")), which the server ran in both orders over the rounds)"
@@ -217,7 +231,10 @@ report() {
 	([$all[] | select(.same and .open != [])] | length |
 		if . > 0 then " (\(.) but for pairs the server ran in both orders)" else "" end) + "; " +
 	"TPS ratio within 20 %: \([$all[].pairs[] | select((.terr | fabs) <= 0.2)] | length) of \([$all[].pairs[]] | length) pair(s); " +
-	"p99 ratio within 1.5x: \([$all[].pairs[] | select(.pf <= 1.5)] | length) of \([$all[].pairs[]] | length)",
+	"p99 ratio within 1.5x: \([$all[].pairs[] | select(.pf <= 1.5)] | length) of \([$all[].pairs[]] | length)" +
+	([$all[].pairs[] | select(.few)] | length |
+		if . > 0 then "\n\(.) pair(s) marked few txns: a point held fewer than 100 transactions, most of them of a cold " +
+			"start; their ratios move from run to run (--slow-time, --time)" else "" end),
 	(if all($all[]; .same) then empty else "RANKING DIFFERS" end)
 	' "$1") || die "--report: '$1' is not a raw.jsonl of this script"
 	printf '%s\n' "$out"
@@ -234,10 +251,11 @@ while [ $# -gt 0 ]; do
 	--rounds) ROUNDS=${2:?--rounds needs a number}; shift 2 ;;
 	--threads) THREADS=${2:?--threads needs a list}; shift 2 ;;
 	--time) TIME=${2:?--time needs seconds}; shift 2 ;;
+	--slow-time) SLOW_TIME=${2:?--slow-time needs seconds}; shift 2 ;;
 	--warmup) WARMUP=${2:?--warmup needs seconds}; shift 2 ;;
 	--out) OUT=${2:?--out needs a folder}; shift 2 ;;
 	--short)
-		DRIVES=ram,ram-slow SERVERS=mariadb WORKLOADS=oltp CONFIGS=big THREADS=4 TIME=5 WARMUP=3 ROUNDS=1
+		DRIVES=ram,ram-slow SERVERS=mariadb WORKLOADS=oltp CONFIGS=big THREADS=4 TIME=5 SLOW_TIME=5 WARMUP=3 ROUNDS=1
 		SCALE_RUNS=1
 		BP=32M TABLES=4 SIZE=50000 SLOW_IOPS=100
 		shift ;;
@@ -246,8 +264,11 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
-for v in TIME WARMUP SLOW_IOPS SLOWER_IOPS SLOWER_MBPS TPCC_SCALE ROUNDS; do
-	[[ ${!v} =~ ^[0-9]+$ ]] && [ "${!v}" -gt 0 ] || die "$v must be a whole number > 0, not '${!v}'"
+[ -n "$SLOW_TIME" ] || SLOW_TIME=$((TIME > 60 ? TIME : 60))
+for v in TIME:--time SLOW_TIME:--slow-time WARMUP:--warmup SLOW_IOPS:SLOW_IOPS SLOWER_IOPS:SLOWER_IOPS \
+	SLOWER_MBPS:SLOWER_MBPS TPCC_SCALE:--scale ROUNDS:--rounds; do
+	n=${v%%:*}
+	[[ ${!n} =~ ^[0-9]+$ ]] && [ "${!n}" -gt 0 ] || die "${v#*:} must be a whole number > 0, not '${!n}'"
 done
 [[ $CPU_SHARES =~ ^[0-9]+$ ]] || die "CPU_SHARES must be a whole number (0: no cpu cgroup), not '$CPU_SHARES'"
 [[ $THREADS =~ ^[0-9]+(,[0-9]+)*$ ]] || die "--threads: expected a comma list of numbers, not '$THREADS'"
@@ -369,6 +390,7 @@ majmin() {
 # folder DRIVE: where the drive's data goes; cgroup DRIVE KIND: made once
 folder() { case $1 in ram*) echo "$MNT" ;; disk*) echo "$DISKDIR" ;; esac; }
 device() { case $1 in ram*) echo ram ;; disk*) echo disk ;; esac; }
+secs() { case $1 in *-slow*) echo "$SLOW_TIME" ;; *) echo "$TIME" ;; esac; }  # a point's measured seconds
 
 cgroup() {  # DRIVE KIND -> prints "blkio_dir mem_dir" (mem_dir "-" when none)
 	local drive=$1 kind=$2 b m mm
@@ -514,14 +536,15 @@ io_snap() {
 # the emulator's own, with what its model burnt of it (model_us) and its
 # --cpu-scale
 point() {
-	local c=$4
+	local c=$4 t
 	[ "$c" = tpcc ] && c=w$TPCC_SCALE
+	t=$(secs "$5")
 	jq -c --arg side "$2" --arg s "$3" --arg c "$c" --arg d "$5" --argjson r "$6" --arg w "$7" \
-		--arg b "$8" --arg a "$9" --argjson secs "$((WARMUP + TIME))" --argjson ticks "${10:-null}" \
-		--argjson time "$TIME" \
+		--arg b "$8" --arg a "$9" --argjson secs "$((WARMUP + t))" --argjson ticks "${10:-null}" \
+		--argjson time "$t" \
 		"(\$a | split(\" \") | map(tonumber)) as \$A | (\$b | split(\" \") | map(tonumber)) as \$B |
 		 .points as \$p | .points[] | {side: \$side, server: \$s, workload: \$w, config: \$c, drive: \$d, round: \$r, threads,
-		  tps: .classes.txn.ops_per_s, p99: .classes.txn.lat_ns.p99} +
+		  tps: .classes.txn.ops_per_s, p99: .classes.txn.lat_ns.p99, time: \$time} +
 		 if (\$p | length) == 1 then {io: {reads: (\$A[0] - \$B[0]), writes: (\$A[1] - \$B[1]),
 		  read_bytes: (\$A[2] - \$B[2]), write_bytes: (\$A[3] - \$B[3]), seconds: \$secs}} else {} end +
 		 if \$ticks != null and .classes.txn.ops_per_s > 0 then
@@ -546,7 +569,7 @@ real() {
 		a0=$(cpu_all)
 		# shellcheck disable=SC2046,SC2086
 		"$APPIO" db run $(db_args "$set") $conn --threads "$t" \
-			--time "$TIME" --json "$WORK/real.json" >/dev/null 2>"$WORK/real.err" ||
+			--time "$(secs "$drive")" --json "$WORK/real.json" >/dev/null 2>"$WORK/real.err" ||
 			die "$kind on $drive: appio db run failed: $(tail -n 1 "$WORK/real.err")"
 		a1=$(cpu_all)
 		point "$WORK/real.json" real "$kind" "$set" "$drive" "$round" "$w" "$before" "$(io_snap "$drive")" \
@@ -591,7 +614,7 @@ emulated() {
 		before=$(io_snap "$drive")
 		in_cg "$drive" "$kind" "$APPIO" run "$w" --target "$f" --size "${EMU_MB}M" --engine-model "$model" \
 			--buffer-pool "$BP" "${extra[@]}" --threads "$THREADS" --cpu-scale "$scale" \
-			--time "$TIME" --ramp "$WARMUP" --json "$WORK/emu.json" >/dev/null 2>"$WORK/emu.err" ||
+			--time "$(secs "$drive")" --ramp "$WARMUP" --json "$WORK/emu.json" >/dev/null 2>"$WORK/emu.err" ||
 			die "$kind on $drive: appio run $w failed: $(tail -n 1 "$WORK/emu.err")"
 		after=$(io_snap "$drive")
 		# on the fastest drive, where both are CPU-bound, the scale at which the emulator's

@@ -3,7 +3,8 @@
 # root): the ranking of drives by their median TPS over the rounds; a pair
 # that the server ran in both orders (faster in one round, slower in another)
 # is not held against the emulator, and is named; a pair it ran in one order
-# in every round is, and exits 1.
+# in every round is, and exits 1. A pair with a point of fewer than 100
+# measured transactions is marked, and counted under the summary.
 . tests/e2e/lib.sh
 
 # raw SIDE DRIVE TPS...: one line a round
@@ -56,4 +57,22 @@ grep -v emulated "$T/one.jsonl" >>"$T/one-same.jsonl"
 raw emulated disk 100 >>"$T/one-same.jsonl"
 expect_exit 0 "  and the same order passes" -- scripts/fidelity-drives.sh --report "$T/one-same.jsonl"
 check "  as (same)" grep -qx "  ranking by TPS: real ram > disk, emulated ram > disk (same)" "$T/stdout"
+# the measured seconds kept (--time, --slow-time): slow's points hold 10 x 12 s
+# = 120 transactions (the median of the rounds), then 8 x 12 s = 96
+sed 's/}$/,"time":12}/' "$T/one-same.jsonl" >"$T/timed.jsonl"
+raw real slow 10 >>"$T/timed.jsonl"
+raw emulated slow 11 >>"$T/timed.jsonl"
+sed -i 's/"slow",\(.*\)}$/"slow",\1,"time":12}/' "$T/timed.jsonl"
+expect_exit 0 "points of 100 transactions or more" -- scripts/fidelity-drives.sh --report "$T/timed.jsonl"
+check "  are not marked" bash -c "! grep -q 'few txns' '$T/stdout'"
+sed 's/"tps":10,/"tps":8,/' "$T/timed.jsonl" >"$T/few.jsonl"
+expect_exit 0 "a point of 96 transactions" -- scripts/fidelity-drives.sh --report "$T/few.jsonl"
+check "  marks its pairs" bash -c "grep -c '^  [a-z/]* .* few txns\$' '$T/stdout' | grep -qx 2"
+check "  and not the other" grep -q "^  ram/disk .*(1x)\$" "$T/stdout"
+check "  the summary counts them" grep -qx "2 pair(s) marked few txns: .*" "$T/stdout"
+
+# the options are checked before anything is built
+expect_exit 2 "--slow-time x is refused" -- scripts/fidelity-drives.sh --slow-time x
+one_line_error "  in one line"
+check "  naming the option" grep -qx "fidelity-drives: --slow-time must be a whole number > 0, not 'x'" "$T/stderr"
 finish
