@@ -16,7 +16,8 @@
 #             start first, in that order, after SERIAL_TESTS (with JOBS > 1,
 #             the long ones first leave short ones to fill the end)
 #   JOBS      tests run at a time (default 1); those of SERIAL_TESTS (default:
-#             the two that count what a block device did, t0400 and t0920)
+#             the three that count what a block device did, t0400, t0410 and
+#             t0920; t0410 also drops the machine's caches)
 #             always run alone. The drive-ranking test (t0620) need not: its
 #             drives are loop devices over a tmpfs file, throttled by cgroups
 #             of its own, and it does no I/O on the disk the others count on.
@@ -28,7 +29,7 @@ cd "$(dirname "$0")/.." || exit 1
 export APPIO="${APPIO:-$PWD/appio}"
 UNIT_DIR="${UNIT_DIR:-$PWD/build/tests}"
 JOBS=${JOBS:-1}
-SERIAL_TESTS=${SERIAL_TESTS-t0400 t0920}
+SERIAL_TESTS=${SERIAL_TESTS-t0400 t0410 t0920}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
