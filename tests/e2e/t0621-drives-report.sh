@@ -75,4 +75,6 @@ check "  the summary counts them" grep -qx "2 pair(s) marked few txns: .*" "$T/s
 expect_exit 2 "--slow-time x is refused" -- scripts/fidelity-drives.sh --slow-time x
 one_line_error "  in one line"
 check "  naming the option" grep -qx "fidelity-drives: --slow-time must be a whole number > 0, not 'x'" "$T/stderr"
+expect_exit 2 "--slow-warmup 0 is refused" -- scripts/fidelity-drives.sh --slow-warmup 0
+check "  naming the option" grep -qx "fidelity-drives: --slow-warmup must be a whole number > 0, not '0'" "$T/stderr"
 finish
