@@ -66,13 +66,13 @@
 #   --warmup S      seconds of the workload before each point, not measured
 #                   (default 10)
 #   --slow-warmup S the same on the throttled drives (default --warmup). A
-#                   cold start there is a transient that outlasts a minute:
-#                   MariaDB's oltp (big, 300 I/Os a second) fills its pool
-#                   and wakes its page cleaner after some 30 s, the InnoDB
-#                   model after some 60 s, and a 60 s point after 5 s of
-#                   warm-up compares one side's cold phase with the other's
-#                   steady state; 120 s compares the steady states
-#                   (docs/oltp-tpcc.md, "A throttled drive's cold start")
+#                   cold start there can outlast a minute: MariaDB's oltp
+#                   (big, 300 I/Os a second) fills its pool and starts
+#                   writing pages after some 30 s, the InnoDB model after
+#                   some 50, so a 60 s point after 5 s of warm-up sets one
+#                   side's cold phase against the other's flushing; 120 s
+#                   puts both past it (docs/oltp-tpcc.md, "A throttled
+#                   drive's cold start")
 #   --out DIR       results (default ./appio-fidelity-drives): raw.jsonl, one
 #                   line per real or emulated point and round, and report.txt
 #   --short         the CI form: drives ram,ram-slow, mariadb, oltp only, big

@@ -515,16 +515,15 @@ static int check_room(const struct target *t, uint64_t from, char *err, size_t e
 }
 
 /*
- * Load the file's whole extent map into the kernel's cache now. Right after
- * a page-cache drop ext4 caches the map piece by piece, as I/O asks for it,
- * and a direct write that starts in the last block of a cached piece goes
- * out as two requests: the InnoDB model's log writes (each rewrites the
- * last, partly filled 512-byte block) came to 1.8 write requests each on a
- * cold target, where MariaDB's to its own log file came to one (traced with
+ * Load the file's whole extent map into the kernel's cache now. After a
+ * page-cache drop ext4 may hold a file's map in pieces, taken as I/O asked
+ * for them, and a direct write that starts in the last block of a piece
+ * goes out as two requests: the InnoDB model's log writes (each rewrites
+ * the last, partly filled 512-byte block) came to 1.8 write requests each
+ * on a cold 4 GiB target, MariaDB's to its own log file to one (traced with
  * the block layer's tracepoints), and a drive throttled by I/Os a second
- * counted both (docs/oltp-tpcc.md, "A throttled drive's cold start"). A
- * server's files have their maps cached from its start on. File systems
- * without FIEMAP_FLAG_CACHE refuse it, which changes nothing.
+ * counted both (docs/oltp-tpcc.md, "A throttled drive's cold start"). File
+ * systems without FIEMAP_FLAG_CACHE refuse it, which changes nothing.
  */
 static void precache_extents(int fd)
 {
