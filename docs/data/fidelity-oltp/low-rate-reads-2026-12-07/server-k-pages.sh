@@ -1,0 +1,25 @@
+#!/bin/bash
+# MariaDB 4x250k 128M on the RAM loop device, --rate RATE: the k indexes' page numbers (INNODB_BUFFER_PAGE) about every second for N snapshots after 100 s, with splits, merges, pages created and commits (server-k-pages-rate120.txt.gz)
+set -u
+A=${A:-./appio}; R=${R:-.}; W=${W:-/tmp/rs}; BP=${BP:-128M}; RATE=${RATE:-120}; N=${N:-60}
+mkdir -p $W/tm $W/mnt
+mountpoint -q $W/tm || mount -t tmpfs -o size=6g tmpfs $W/tm
+truncate -s 5G $W/tm/img; DEV=$(losetup -f --show $W/tm/img); mkfs.ext4 -q $DEV; mount $DEV $W/mnt
+SRV=$W/mnt/srv
+conn=$($R/scripts/db-start.sh mariadb $SRV innodb_buffer_pool_size=$BP 2>/dev/null | tail -1)
+$A db prepare oltp_read_write --tables 4 --table-size 250000 $conn --threads 2 >/dev/null
+$R/scripts/db-stop.sh $SRV >/dev/null
+conn=$($R/scripts/db-start.sh mariadb $SRV innodb_buffer_pool_size=$BP innodb_monitor_enable=all 2>/dev/null | tail -1)
+q() { mariadb --no-defaults --socket="$SRV/mysqld.sock" -uroot -N -B -e "$1"; }
+$A db run oltp_read_write --tables 4 --table-size 250000 $conn --threads 4 --time $((100+N)) --rate $RATE >/dev/null &
+sleep 100
+rm -f $W/kpages.txt
+for i in $(seq 1 $N); do
+  t=$(date +%s.%N)
+  q "SELECT '$t', INDEX_NAME, TABLE_NAME, PAGE_NUMBER, NUMBER_RECORDS, IS_OLD FROM information_schema.INNODB_BUFFER_PAGE WHERE INDEX_NAME LIKE 'k\\_%'" >> $W/kpages.txt
+  q "SELECT '$t', 'M', NAME, COUNT FROM information_schema.INNODB_METRICS WHERE NAME IN ('index_page_splits','index_page_merge_successful') UNION ALL SELECT '$t', 'S', VARIABLE_NAME, VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ('INNODB_PAGES_CREATED','COM_COMMIT')" >> $W/kpages.txt
+  sleep 0.7
+done
+wait
+$R/scripts/db-stop.sh $SRV >/dev/null
+umount $W/mnt; losetup -d $DEV; rm -f $W/tm/img; umount $W/tm

@@ -1,0 +1,22 @@
+#!/bin/bash
+# MariaDB 4x250k 128M on the RAM loop device, --rate RATE: every 5 s after 100 s, freed frames and the undo metrics (server-undo.txt)
+set -u
+A=${A:-./appio}; R=${R:-.}; W=${W:-/tmp/rs}; BP=${BP:-128M}; RATE=${RATE:-120}; N=${N:-8}
+mkdir -p $W/tm $W/mnt
+mountpoint -q $W/tm || mount -t tmpfs -o size=6g tmpfs $W/tm
+truncate -s 5G $W/tm/img; DEV=$(losetup -f --show $W/tm/img); mkfs.ext4 -q $DEV; mount $DEV $W/mnt
+SRV=$W/mnt/srv
+conn=$($R/scripts/db-start.sh mariadb $SRV innodb_buffer_pool_size=$BP 2>/dev/null | tail -1)
+$A db prepare oltp_read_write --tables 4 --table-size 250000 $conn --threads 2 >/dev/null
+$R/scripts/db-stop.sh $SRV >/dev/null
+conn=$($R/scripts/db-start.sh mariadb $SRV innodb_buffer_pool_size=$BP innodb_monitor_enable=all 2>/dev/null | tail -1)
+q() { mariadb --no-defaults --socket="$SRV/mysqld.sock" -uroot -N -B -e "$1"; }
+$A db run oltp_read_write --tables 4 --table-size 250000 $conn --threads 4 --time $((100+N*5)) --rate $RATE >/dev/null &
+sleep 100
+for i in $(seq 1 $N); do
+  q "SELECT CONCAT_WS(' ', (SELECT COUNT(*) FROM information_schema.INNODB_BUFFER_PAGE WHERE PAGE_STATE='FILE_PAGE' AND PAGE_TYPE='UNKNOWN'), (SELECT GROUP_CONCAT(CONCAT(NAME,'=',COUNT) ORDER BY NAME SEPARATOR ' ') FROM information_schema.INNODB_METRICS WHERE NAME IN ('trx_rseg_current_size','trx_undo_slots_used','trx_undo_slots_cached','trx_rseg_history_len','index_page_merge_successful','index_page_splits','buffer_pages_created','purge_undo_log_pages')), (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME='COM_COMMIT'))"
+  sleep 4.5
+done
+wait
+$R/scripts/db-stop.sh $SRV >/dev/null
+umount $W/mnt; losetup -d $DEV; rm -f $W/tm/img; umount $W/tm
