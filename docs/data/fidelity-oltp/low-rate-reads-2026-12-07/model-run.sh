@@ -3,10 +3,8 @@
 # FAST=1: no throttle; EXTRA: more options for appio run oltp (--rate 120). Run as root.
 set -u
 A=${A:-./appio}; W=${W:-/tmp/rs}; T=${T:-120}; WU=${WU:-120}; BP=${BP:-128M}
-mkdir -p $W/tm $W/mnt
-mountpoint -q $W/tm || mount -t tmpfs -o size=6g tmpfs $W/tm
-truncate -s 5G $W/tm/img; DEV=$(losetup -f --show $W/tm/img); mkfs.ext4 -q $DEV; mount $DEV $W/mnt
-MM=$(lsblk -dno MAJ:MIN $DEV | tr -d ' ')
+. "$(dirname "$0")/lib.sh"
+ram_up
 CG=/sys/fs/cgroup/blkio/appio-rs; mkdir -p $CG
 F=$W/mnt/emu.dat
 $A run 128k-seqread --target $F --size 4096M --time 1 >/dev/null; sync -f $F
@@ -15,4 +13,4 @@ sync; echo 3 > /proc/sys/vm/drop_caches
 bash -c "echo \$\$ > $CG/cgroup.procs; exec $A run oltp --target $F --size 4096M --engine-model innodb --buffer-pool $BP --tables 4 --table-size 250000 --threads 4,4 --warmup-points 1 --time $T --warmup-txns ${WTX:-0} ${EXTRA:-} --json $W/emu.json" >/dev/null 2>$W/emu.err
 jq -r '.points[] | "TPS \(.classes.txn.ops_per_s) time \(.elapsed_s // .time_s // "")"' $W/emu.json
 jq -r '.points[-1].counters as $c | $c | to_entries[] | "  \(.key) \(.value) \(.value / $c.txns)"' $W/emu.json
-umount $W/mnt; losetup -d $DEV; rm -f $W/tm/img; umount $W/tm; rmdir $CG
+ram_down; rmdir $CG

@@ -2,16 +2,11 @@
 # MariaDB 4x250k 128M on the fast ram loop: 120 s warm-up then 3 snapshots 20 s apart of the pool by page state, at --rate $RATE (0: unlimited)
 set -u
 A=${A:-./appio}; R=${R:-.}; W=${W:-/tmp/rs}; BP=${BP:-128M}; RATE=${RATE:-120}
-mkdir -p $W/tm $W/mnt
-mountpoint -q $W/tm || mount -t tmpfs -o size=6g tmpfs $W/tm
-truncate -s 5G $W/tm/img; DEV=$(losetup -f --show $W/tm/img); mkfs.ext4 -q $DEV; mount $DEV $W/mnt
-SRV=$W/mnt/srv
-conn=$($R/scripts/db-start.sh mariadb $SRV innodb_buffer_pool_size=$BP 2>/dev/null | tail -1)
-$A db prepare oltp_read_write --tables 4 --table-size 250000 $conn --threads 2 >/dev/null
-$R/scripts/db-stop.sh $SRV >/dev/null
+. "$(dirname "$0")/lib.sh"
+ram_up
+srv_load
 sync; echo 3 > /proc/sys/vm/drop_caches
-conn=$($R/scripts/db-start.sh mariadb $SRV innodb_buffer_pool_size=$BP innodb_monitor_enable=all 2>/dev/null | tail -1)
-q() { mariadb --no-defaults --socket="$SRV/mysqld.sock" -uroot -N -B -e "$1"; }
+srv_start innodb_monitor_enable=all
 $A db run oltp_read_write --tables 4 --table-size 250000 $conn --threads 4 --time 180 --rate $RATE >/dev/null &
 sleep 120
 for i in 1 2 3; do
@@ -23,5 +18,5 @@ for i in 1 2 3; do
   sleep 17
 done
 wait
-$R/scripts/db-stop.sh $SRV >/dev/null
-umount $W/mnt; losetup -d $DEV; rm -f $W/tm/img; umount $W/tm
+srv_stop
+ram_down

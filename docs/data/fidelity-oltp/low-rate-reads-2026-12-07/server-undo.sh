@@ -2,15 +2,10 @@
 # MariaDB 4x250k 128M on the RAM loop device, --rate RATE: every 5 s after 100 s, freed frames and the undo metrics (server-undo.txt)
 set -u
 A=${A:-./appio}; R=${R:-.}; W=${W:-/tmp/rs}; BP=${BP:-128M}; RATE=${RATE:-120}; N=${N:-8}
-mkdir -p $W/tm $W/mnt
-mountpoint -q $W/tm || mount -t tmpfs -o size=6g tmpfs $W/tm
-truncate -s 5G $W/tm/img; DEV=$(losetup -f --show $W/tm/img); mkfs.ext4 -q $DEV; mount $DEV $W/mnt
-SRV=$W/mnt/srv
-conn=$($R/scripts/db-start.sh mariadb $SRV innodb_buffer_pool_size=$BP 2>/dev/null | tail -1)
-$A db prepare oltp_read_write --tables 4 --table-size 250000 $conn --threads 2 >/dev/null
-$R/scripts/db-stop.sh $SRV >/dev/null
-conn=$($R/scripts/db-start.sh mariadb $SRV innodb_buffer_pool_size=$BP innodb_monitor_enable=all 2>/dev/null | tail -1)
-q() { mariadb --no-defaults --socket="$SRV/mysqld.sock" -uroot -N -B -e "$1"; }
+. "$(dirname "$0")/lib.sh"
+ram_up
+srv_load
+srv_start innodb_monitor_enable=all
 $A db run oltp_read_write --tables 4 --table-size 250000 $conn --threads 4 --time $((100+N*5)) --rate $RATE >/dev/null &
 sleep 100
 for i in $(seq 1 $N); do
@@ -18,5 +13,5 @@ for i in $(seq 1 $N); do
   sleep 4.5
 done
 wait
-$R/scripts/db-stop.sh $SRV >/dev/null
-umount $W/mnt; losetup -d $DEV; rm -f $W/tm/img; umount $W/tm
+srv_stop
+ram_down

@@ -1,0 +1,47 @@
+# lib.sh - what the scripts of this folder share: a RAM loop device with ext4
+# on it, and a throwaway MariaDB with SysBench's 4 x 250,000 rows on it.
+# Sourced; set A (appio), R (the repository: scripts/db-start.sh), W (work
+# folder) and BP (the pool) first. Run as root.
+
+# The loop device over a 5G file on tmpfs, ext4 mounted at $W/mnt: DEV, MM, SRV.
+ram_up() {
+	mkdir -p "$W/tm" "$W/mnt"
+	mountpoint -q "$W/tm" || mount -t tmpfs -o size=6g tmpfs "$W/tm"
+	truncate -s 5G "$W/tm/img"
+	DEV=$(losetup -f --show "$W/tm/img")
+	mkfs.ext4 -q "$DEV"
+	mount "$DEV" "$W/mnt"
+	MM=$(lsblk -dno MAJ:MIN "$DEV" | tr -d ' ')
+	SRV=$W/mnt/srv
+}
+
+ram_down() {
+	umount "$W/mnt"; losetup -d "$DEV"; rm -f "$W/tm/img"; umount "$W/tm"
+}
+
+# Start the server with the pool and any more settings: conn (appio's options).
+srv_start() {
+	conn=$("$R/scripts/db-start.sh" mariadb "$SRV" innodb_buffer_pool_size="$BP" "$@" 2>/dev/null | tail -1)
+}
+
+srv_stop() {
+	"$R/scripts/db-stop.sh" "$SRV" >/dev/null
+}
+
+# Load the tables (the server is left running).
+srv_prepare() {
+	# shellcheck disable=SC2086
+	$A db prepare oltp_read_write --tables 4 --table-size 250000 $conn --threads 2 >/dev/null
+}
+
+# The server's answer to one query, tab-separated, no headers.
+q() {
+	mariadb --no-defaults --socket="$SRV/mysqld.sock" -uroot -N -B -e "$1"
+}
+
+# A fresh load of the tables, the server stopped after it.
+srv_load() {
+	srv_start
+	srv_prepare
+	srv_stop
+}
