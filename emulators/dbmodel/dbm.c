@@ -27,6 +27,12 @@ const char *const dbm_model_names[] = { "innodb", "postgres", NULL };
 #define DBLWR_PAGES 128         /* MariaDB buf_dblwr: 2 blocks of 64 pages */
 #define BATCH 64                /* postgres: pages its checkpointer and background writer pick at a time */
 #define UNDO_PAGES 1024         /* the undo area: 16 MiB of 16 KiB pages */
+/* The undo extents a load leaves used and free: after 'appio db prepare',
+   MariaDB 10.11's undo pages had been in 3 extents (4 x 100,000 rows), 9 (4 x
+   250,000), 8 (8 x 250,000) and 7 (2 x 1,000,000) of its system tablespace.
+   New undo pages sweep through them (dbm_undo.h), which sets how long a
+   freed undo page waits in the pool. */
+#define UNDO_LOAD_EXTENTS 8
 #define LRU_SCAN_DEPTH 1536     /* innodb_lru_scan_depth, MariaDB 10.5+ default */
 #define LRU_USER_SCAN 100       /* InnoDB: a user thread looks this far from the LRU tail for a clean page */
 #define COMMIT_REDO 40          /* innodb: undo-log header state + trx commit; pg: commit record */
@@ -437,6 +443,7 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 	if (db->model == DBM_INNODB) {
 		db->hist = xmalloc(DBM_HIST_OPS * sizeof(*db->hist));
 		dbm_undo_init(&db->undo, db->undo.first, UNDO_PAGES);
+		dbm_undo_touch(&db->undo, UNDO_LOAD_EXTENTS);
 	}
 	/* LSNs start past zero so that 0 can mean "none" */
 	atomic_store(&db->lsn, 8192);
@@ -1139,6 +1146,10 @@ static void history_add(struct dbm *db, struct dbm_txn *t)
 		t->purge[i].t_ms = now;
 		db->hist[db->hist_head++ % DBM_HIST_OPS] = t->purge[i];
 	}
+	if (cached && db->hist_head - db->hist_tail < DBM_HIST_OPS)
+		db->hist[db->hist_head++ % DBM_HIST_OPS] = (struct dbm_purge_op){
+			.arg = log.page[0], .kind = DBM_PURGE_UNCACHE, .rseg = (uint16_t)log.rseg,
+			.tag = log.tag, .t_ms = now };
 	for (; freed < log.npages && db->hist_head - db->hist_tail < DBM_HIST_OPS; freed++)
 		db->hist[db->hist_head++ % DBM_HIST_OPS] = (struct dbm_purge_op){
 			.arg = log.page[freed], .kind = DBM_PURGE_FREE, .t_ms = now };
@@ -1296,6 +1307,13 @@ static int purge(struct emu_worker *w, struct dbm *db)
 	for (unsigned i = 0; i < n && !rc; i++) {
 		if (op[i].kind == DBM_PURGE_FREE) {     /* no record: the segment's pages go */
 			undo_page_free(db, op[i].arg);
+			continue;
+		}
+		if (op[i].kind == DBM_PURGE_UNCACHE) {  /* a cached page nobody took since */
+			if (dbm_undo_uncache(&db->undo, op[i].rseg, op[i].arg, op[i].tag)) {
+				page_free(db, op[i].arg);
+				rc = dbm_page(w, db, db->rseg_first + op[i].rseg, 0, UNDO_SEG_REDO);
+			}
 			continue;
 		}
 		rc = op[i].kind == DBM_PURGE_SEC ? dbm_sec_op(w, db, op[i].sec, op[i].arg, -1, op[i].redo)

@@ -173,13 +173,15 @@ enum dbm_page_flags {
  * back): reset DB_TRX_ID in a clustered-index record's page, or remove a
  * delete-marked secondary-index entry.
  */
-enum dbm_purge_kind { DBM_PURGE_PAGE, DBM_PURGE_SEC, DBM_PURGE_FREE };
+enum dbm_purge_kind { DBM_PURGE_PAGE, DBM_PURGE_SEC, DBM_PURGE_FREE, DBM_PURGE_UNCACHE };
 struct dbm_purge_op {
 	struct dbm_sec *sec;    /* DBM_PURGE_SEC: the index */
-	uint64_t arg;           /* the page (DBM_PURGE_FREE: an undo page to free), or the entry's rank */
+	uint64_t arg;           /* the page (DBM_PURGE_FREE, _UNCACHE: an undo page), or the entry's rank */
 	uint32_t redo;
-	uint32_t kind;          /* enum dbm_purge_kind */
+	uint16_t kind;          /* enum dbm_purge_kind */
+	uint16_t rseg;          /* DBM_PURGE_UNCACHE: the page's rollback segment ... */
 	uint32_t t_ms;          /* when its transaction committed (ms, the model's clock) */
+	uint32_t tag;           /* ... and its log's turn in it (dbm_undo_log.tag) */
 };
 #define DBM_MAX_WORKERS 1024    /* --threads' limit: the transactions dbm_horizon() sees */
 #define DBM_TXN_PURGE 48        /* purge records kept per transaction; more are dropped */

@@ -2,8 +2,10 @@
  * test_dbm_undo.c - InnoDB's undo pages in the model (dbmodel/dbm_undo.h):
  * rollback segments taken in turn; a segment's cached page reused by its
  * next transaction, after the earlier logs, until 3/4 full; a log that
- * outgrows its page goes on to a new one and is freed, not cached; freed
- * pages taken again first; every page in use: pages shared, each freed once.
+ * outgrows its page goes on to a new one and is freed, not cached; a cached
+ * page freed by purge unless its segment was taken since; new pages the
+ * lowest free of the first extent partly in use, extents freed going to the
+ * back; every page in use: pages shared, each freed once.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -88,7 +90,7 @@ static void retired_at_three_quarters(void)
 	created = 0;
 	atomic_store(&u.next_rseg, 0);
 	CHECK(txn(&log, 1, 100, &created) == page && created == 1,
-	      "the page freed last is taken first, as a new page");
+	      "its extent all free again, the page is taken again, as a new page");
 	dbm_undo_release(&u);
 }
 
@@ -135,11 +137,90 @@ static void area_full(void)
 	dbm_undo_release(&u);
 }
 
+/* Purge frees a cached page whose segment nobody took since; not one reused. */
+static void uncached_by_purge(void)
+{
+	struct dbm_undo_log a = { 0 }, b = { 0 };
+	unsigned created = 0;
+
+	dbm_undo_init(&u, FIRST, 1024);
+	uint64_t pa = txn(&a, 4, 135, &created);
+	uint32_t tag_a = a.tag, rseg_a = a.rseg;
+	CHECK(dbm_undo_end(&u, &a, PAGE), "a's page cached");
+	uint64_t pb = txn(&b, 4, 135, &created);
+	uint32_t tag_b = b.tag;
+	CHECK(dbm_undo_end(&u, &b, PAGE) && b.tag == tag_b, "b's page cached, in another segment");
+	CHECK(u.nfree == 1024 - 2, "two pages in use: %u free", u.nfree);
+	CHECK(dbm_undo_uncache(&u, rseg_a, pa, tag_a), "a's log purged, nobody took segment %u since: "
+	      "its page freed", rseg_a);
+	CHECK(u.rseg[rseg_a].n == 0 && u.nfree == 1024 - 1, "off the cache (%u), free (%u)",
+	      u.rseg[rseg_a].n, u.nfree);
+	CHECK(!dbm_undo_uncache(&u, rseg_a, pa, tag_a), "freed once");
+	/* segment 1 comes round again before b's log is purged: its page stays */
+	atomic_store(&u.next_rseg, 1);
+	struct dbm_undo_log c = { 0 };
+	CHECK(txn(&c, 4, 135, &created) == pb, "c takes b's cached page");
+	CHECK(dbm_undo_end(&u, &c, PAGE), "and leaves it cached");
+	CHECK(!dbm_undo_uncache(&u, 1, pb, tag_b), "b's log purged after c's began: the page stays");
+	CHECK(u.rseg[1].n == 1 && u.nfree == 1024 - 1, "still cached (%u), in use (%u free)",
+	      u.rseg[1].n, u.nfree);
+	CHECK(dbm_undo_uncache(&u, 1, pb, c.tag), "c's log purged: now freed");
+	dbm_undo_release(&u);
+}
+
+/* One page a transaction, each log over 3/4 of a page: retired, freed at once. */
+static uint64_t one_page(void)
+{
+	struct dbm_undo_log log = { 0 };
+	unsigned created = 0;
+	uint64_t p = txn(&log, 1, 13000, &created);
+	CHECK(!dbm_undo_end(&u, &log, PAGE), "a log over 3/4 of its page is not cached");
+	return p - FIRST;
+}
+
+/* The lowest free page of the first extent partly in use; a full extent with a
+   page freed joins the back of that list. */
+static void extents_in_turn(void)
+{
+	dbm_undo_init(&u, FIRST, 256);
+	for (unsigned i = 0; i < 64; i++)
+		CHECK(one_page() == i, "extent 0 filled from its lowest page (%u)", i);
+	CHECK(one_page() == 64, "extent 0 full: extent 1 next");
+	dbm_undo_free(&u, FIRST + 5);
+	dbm_undo_free(&u, FIRST + 3);
+	CHECK(one_page() == 65, "extent 1 goes on while extent 0 waits its turn");
+	for (unsigned i = 66; i < 128; i++)
+		one_page();
+	CHECK(one_page() == 3 && one_page() == 5, "extent 1 full: extent 0's freed pages, lowest first");
+	CHECK(one_page() == 128, "then a new extent");
+	dbm_undo_release(&u);
+}
+
+/* Extents a load used are taken in order; one all free goes to the back. */
+static void touched_extents_sweep(void)
+{
+	dbm_undo_init(&u, FIRST, 1024);
+	dbm_undo_touch(&u, 3);
+	uint64_t p = one_page();
+	CHECK(p == 0, "extent 0 first (%llu)", (unsigned long long)p);
+	dbm_undo_free(&u, FIRST + p);
+	CHECK(one_page() == 64, "extent 0 all free, behind 1 and 2: extent 1 next");
+	dbm_undo_free(&u, FIRST + 64);
+	CHECK(one_page() == 128, "then extent 2");
+	dbm_undo_free(&u, FIRST + 128);
+	CHECK(one_page() == 0, "then extent 0 again, not a new one");
+	CHECK(u.limit == 3, "no extent past the touched ones used (%u)", u.limit);
+	dbm_undo_release(&u);
+}
+
 int main(void)
 {
 	RUN(rseg_in_turn_page_cached);
 	RUN(retired_at_three_quarters);
 	RUN(log_over_a_page);
 	RUN(area_full);
+	RUN(uncached_by_purge);
+	RUN(extents_in_turn);
+	RUN(touched_extents_sweep);
 	return check_done();
 }

@@ -894,8 +894,9 @@ static int undo_txn(struct harness *h, uint32_t rec)
  * page is reused by its next transaction and stays dirty across the reuse,
  * its oldest change kept (MariaDB wrote one undo page a rollback segment in
  * a 15 s point); a log that leaves its page over 3/4 full retires it, and
- * purge frees it: dropped from the pool unwritten, and the next new undo
- * page, a created one, with the dirty state it had.
+ * purge frees it: it waits in the pool, dirty, while the next new undo page,
+ * a created one, comes from the next extent; purge frees a cached page when
+ * nobody has taken its rollback segment since its log.
  */
 static void undo_pages_cached_then_freed(void)
 {
@@ -925,8 +926,16 @@ static void undo_pages_cached_then_freed(void)
 	      "purge has freed it: still dirty in the pool, marked freed");
 	CHECK(undo_txn(h, 200) == 0 && sum(h, DBM_C_CREATED) == created + 1,
 	      "the next new undo page is a created one");
-	CHECK(db->undo.first + db->undo.rseg[0].page[0] == p && page_oldest(h, p, &freed) == first && !freed,
-	      "the page freed last, taken again with its oldest change");
+	uint64_t q = db->undo.first + db->undo.rseg[0].page[0];
+	CHECK(q == p + DBM_UNDO_EXTENT, "from the next extent: the freed page's waits its turn (%llu, %llu)",
+	      (unsigned long long)p, (unsigned long long)q);
+	CHECK(page_oldest(h, p, &freed) == first && freed, "the freed page still in the pool, dirty");
+	nanosleep(&(struct timespec){ .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L }, NULL);
+	for (int i = 0; i < 3; i++)
+		CHECK(dbm_bg_step(bg, db) == 0, "purge round");
+	CHECK(db->undo.rseg[0].n == 0 && page_oldest(h, q, &freed) != 0 && freed,
+	      "purge reached the cached page's log, nobody took the segment since: freed (%u cached)",
+	      db->undo.rseg[0].n);
 	CHECK(sum(h, DBM_C_UNDO_WRITTEN) == 0, "no undo page written meanwhile");
 	harness_release(h);
 	free(h);
