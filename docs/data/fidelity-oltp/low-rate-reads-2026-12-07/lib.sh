@@ -1,7 +1,7 @@
 # lib.sh - what the scripts of this folder share: a RAM loop device with ext4
 # on it, and a throwaway MariaDB with SysBench's 4 x 250,000 rows on it.
 # Sourced; set A (appio), R (the repository: scripts/db-start.sh), W (work
-# folder) and BP (the pool) first. Run as root.
+# folder), BP (the pool) and, for srv_rate_run, RATE first. Run as root.
 
 # The loop device over a 5G file on tmpfs, ext4 mounted at $W/mnt: DEV, MM, SRV.
 ram_up() {
@@ -44,4 +44,15 @@ srv_load() {
 	srv_start
 	srv_prepare
 	srv_stop
+}
+
+# A fresh load; the server started with every InnoDB metric on and
+# oltp_read_write at 4 threads and --rate $RATE for 100 + $1 s in the
+# background; back once its first 100 s have gone.
+srv_rate_run() {
+	srv_load
+	srv_start innodb_monitor_enable=all
+	# shellcheck disable=SC2086
+	$A db run oltp_read_write --tables 4 --table-size 250000 $conn --threads 4 --time $((100 + $1)) --rate "$RATE" >/dev/null &
+	sleep 100
 }
