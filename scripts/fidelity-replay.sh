@@ -48,7 +48,10 @@
 #                     with --timing bounded ("bounded, kernel": on the
 #                     schedule, but each I/O waits while the trace's count at
 #                     it is in flight; its per-second IOPS error is shown
-#                     too); then the replayer's own (submission to the
+#                     too); then a fourth, bounded with '--engine threads'
+#                     ("threads, kernel": each I/O on a blocking thread of
+#                     its own, as the database's threads issued their reads);
+#                     then the replayer's own (submission to the
 #                     completion it reaps, on the first replay), which adds
 #                     the block layer's queue and the time its thread waits
 #                     for a CPU
@@ -57,6 +60,7 @@ set -euo pipefail
 die() { echo "fidelity-replay: $*" >&2; exit 2; }
 APPIO=${APPIO:-$PWD/appio}
 TIME=60 THREADS=4 ROWS=400000 OUT= RARGS= CPULOAD=recorded
+REPLAYS="trace load bounded threads"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--time) TIME=$2; shift 2 ;;
@@ -111,16 +115,20 @@ umount "$MNT"
 "$APPIO" trace info mariadb.trace >trace-info.txt
 "$APPIO" trace info mariadb.trace --json >trace-info.json
 # Each replay is captured too: its requests' service times at the same place
-# the trace's were taken. Three timings: the trace's schedule (the default,
+# the trace's were taken. Four replays: the trace's schedule (the default,
 # open loop); the trace's own in-flight counts with no schedule (load: the
 # device sees the queue depths the database kept, whatever the replay's
 # pace); both at once (bounded: on the schedule, but an I/O waits while the
-# trace's count at it is in flight, as the database's threads would have)
-for timing in trace load bounded; do
-	# shellcheck disable=SC2086 # $RARGS is a list of options
-	"$APPIO" trace record --device "${DEV#/dev/}" -o "replayed-$timing.trace" -- \
-		"$APPIO" run replay --trace mariadb.trace --target "$DEV" --force --timing "$timing" --cpu-load "$CPULOAD" $RARGS \
-		--json "replay-$timing.json" >"replay-$timing.log" 2>"record-replay-$timing.log"
+# trace's count at it is in flight, as the database's threads would have);
+# and bounded again with a blocking thread per I/O in flight (threads: the
+# database's threads slept in their reads, a queue kept full from one thread
+# meets a faster device)
+for name in $REPLAYS; do
+	case $name in threads) timing=bounded engine="--engine threads" ;; *) timing=$name engine= ;; esac
+	# shellcheck disable=SC2086 # $RARGS and $engine are lists of options
+	"$APPIO" trace record --device "${DEV#/dev/}" -o "replayed-$name.trace" -- \
+		"$APPIO" run replay --trace mariadb.trace --target "$DEV" --force --timing "$timing" --cpu-load "$CPULOAD" $engine $RARGS \
+		--json "replay-$name.json" >"replay-$name.log" 2>"record-replay-$name.log"
 done
 
 # recorded service times per class: p50 and p99 in ns (nearest rank)
@@ -136,9 +144,10 @@ rj() { jq -r "$1" "replay-${2:-trace}.json"; }
 us() { awk -v x="$1" 'BEGIN { print x / 1000 }'; }
 diffpct() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == 0) print "-"; else printf "%+.1f %%\n", (b - a) * 100 / a }'; }
 
-printf '\n%-22s %14s %14s %10s %10s\n' "figure" "trace" "replay" "diff" "bounded"
-printf '%-22s %14s %14s %10s %10s\n' "per-second IOPS" "$(rj '.info."replay.trace_iops_mean"')/s mean" "" \
-	"$(rj '.info."replay.iops_mae_pct"') %" "$(rj '.info."replay.iops_mae_pct"' bounded) %"
+printf '\n%-22s %14s %14s %10s %10s %10s\n' "figure" "trace" "replay" "diff" "bounded" "threads"
+printf '%-22s %14s %14s %10s %10s %10s\n' "per-second IOPS" "$(rj '.info."replay.trace_iops_mean"')/s mean" "" \
+	"$(rj '.info."replay.iops_mae_pct"') %" "$(rj '.info."replay.iops_mae_pct"' bounded) %" \
+	"$(rj '.info."replay.iops_mae_pct"' threads) %"
 for c in R:read W:write; do
 	op=${c%%:*} cls=${c#*:}
 	printf '%-22s %14s %14s\n' "$cls ops" "$(ops "$op")" "$(rj ".points[0].classes.$cls.ops // 0")"
@@ -146,15 +155,15 @@ for c in R:read W:write; do
 done
 printf '%-22s %14s %14s\n' "flush ops (F + P/U)" "$(( $(ops F) + $(pf) ))" "$(rj '.points[0].classes.flush.ops // 0')"
 printf '\n%-14s %11s' "service time" "trace"
-for h in "trace, kernel" "load, kernel" "bounded, kernel" "replayer"; do printf ' %16s %8s' "$h" "diff"; done
+for h in "trace, kernel" "load, kernel" "bounded, kernel" "threads, kernel" "replayer"; do printf ' %16s %8s' "$h" "diff"; done
 echo
 for c in R:read W:write F:flush; do
 	op=${c%%:*} cls=${c#*:}
 	for p in 50 99; do
 		t=$(pct "$op" "0.$p")
 		printf '%-14s %8.1f us' "$cls p$p" "$(us "$t")"
-		for timing in trace load bounded; do
-			k=$(pct "$op" "0.$p" "replayed-$timing.trace")
+		for name in $REPLAYS; do
+			k=$(pct "$op" "0.$p" "replayed-$name.trace")
 			printf ' %13.1f us %8s' "$(us "$k")" "$(diffpct "$t" "$k")"
 		done
 		r=$(rj ".points[0].classes.$cls.lat_ns.p$p // 0")
@@ -163,13 +172,13 @@ for c in R:read W:write F:flush; do
 done
 echo
 grep -E '^(duration|I/Os|ops):' trace-info.txt
-for timing in trace load bounded; do
-	grep -E '^replay:' "replay-$timing.log" | sed "s/^replay:/replay ($timing):/" || true
+for name in $REPLAYS; do
+	grep -E '^replay:' "replay-$name.log" | sed "s/^replay:/replay ($name):/" || true
 done
 grep -E '^  duration' replay-load.log | sed 's/^  /load replay: /' || true
 grep -E 'capture:' record-replay-trace.log || true
 # the machine's CPUs: the capture's share (its header), and what each replay held
 echo "CPU busy: capture $(jq -r '.meta."capture.cpu_busy" // "not noted"' trace-info.json)"
-for timing in trace load bounded; do
-	echo "CPU busy: replay ($timing) $(rj '.info."replay.cpu_load" // "not held (--cpu-load off)"' "$timing")"
+for name in $REPLAYS; do
+	echo "CPU busy: replay ($name) $(rj '.info."replay.cpu_load" // "not held (--cpu-load off)"' "$name")"
 done

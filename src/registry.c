@@ -10,7 +10,7 @@
 #include "appio/emulator.h"
 #include "appio/engine.h"
 
-extern const struct engine_ops engine_libaio, engine_io_uring, engine_null;
+extern const struct engine_ops engine_libaio, engine_io_uring, engine_threads, engine_null;
 extern const struct emu_ops emu_profile;
 extern const struct emu_ops emu_oltp, emu_tpcc;
 extern const struct emu_ops emu_cache;
@@ -26,6 +26,7 @@ const struct engine_ops *const engine_table[] = {
 	&engine_io_uring,
 #endif
 	&engine_sync,
+	&engine_threads,
 	&engine_null,
 	NULL,
 };

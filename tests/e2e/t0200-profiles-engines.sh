@@ -17,8 +17,18 @@ reads() {
 check "lay out a 64 MiB file" run 128k-seqwrite --target f.dat --size 64M --time 1 --json lay.json
 jq_check "layout time and bytes are reported" lay.json \
 	'.target | .created and .layout_bytes == 67108864 and .layout_s > 0 and .size == 67108864'
-for e in libaio io_uring sync null; do
-	check "8k-70-30 with $e" run 8k-70-30 --target f.dat --engine $e --time 2 --qd 4 --threads 2 --json $e.json
+# the threads engine: a blocking thread per request in flight, --qd of them per
+# worker. tasks PID: the threads of the appio that the subshell PID runs
+tasks() { ls "/proc/$(pgrep -P "$1" | head -1)/task" 2>/dev/null | wc -l; }
+tasks_at_least() { [ "$(tasks "$1")" -ge "$2" ]; }
+for e in libaio io_uring sync threads null; do
+	run 8k-70-30 --target f.dat --engine $e --time 2 --qd 4 --threads 2 --json $e.json &
+	pid=$!
+	if [ $e = threads ]; then
+		if wait_for 10 tasks_at_least $pid 10; then ok "threads: 2 workers x 4 blocking threads"; else
+			not_ok "threads: 2 workers x 4 blocking threads ($(tasks $pid) tasks)"; fi
+	fi
+	if wait $pid; then ok "8k-70-30 with $e"; else not_ok "8k-70-30 with $e"; fi
 	jq_check "$e: ops > 0" $e.json '.points[0].classes.total.ops > 0'
 	jq_check "$e: reads 70%, as dealt" $e.json "$(reads 70)"
 	jq_check "$e: p50 <= p99 <= max" $e.json \

@@ -14,7 +14,7 @@
 #include "appio/engine.h"
 #include "check.h"
 
-extern const struct engine_ops engine_null;
+extern const struct engine_ops engine_null, engine_threads;
 #ifdef HAVE_LIBAIO
 extern const struct engine_ops engine_libaio;
 #endif
@@ -24,6 +24,7 @@ extern const struct engine_ops engine_io_uring;
 
 static const struct engine_ops *const engines[] = {
 	&engine_sync,
+	&engine_threads,
 #ifdef HAVE_LIBAIO
 	&engine_libaio,
 #endif
@@ -327,6 +328,54 @@ static void test_release_after_failed_init(void)
 	check_init_release(&engine_null);
 }
 
+/*
+ * The threads engine holds a request until commit(), refuses one past its
+ * qd, and takes a thread back once its completion is reaped: rounds of qd
+ * requests on the same threads, each round read back.
+ */
+static void test_threads_handoff(void)
+{
+	char *buf = xbuf(QD * BS);
+	struct io_req q[QD], extra, *done[QD];
+	struct eng e;
+	int fd;
+
+	if (!setup(&e, &engine_threads, &fd))
+		return;
+	CHECK(engine_threads.getevents(e.priv, 0, QD, done) == 0, "threads: a completion from nothing");
+	for (unsigned round = 0; round < 20; round++) {
+		for (unsigned i = 0; i < QD; i++) {
+			q[i] = req(fd, round % 2 ? IO_READ : IO_WRITE, buf + i * BS, BS,
+				   (uint64_t)(round * QD + i) * BS);
+			q[i].res = INT64_MIN;
+			CHECK(engine_threads.queue(e.priv, &q[i]) == ENGINE_QUEUED,
+			      "threads: round %u queue #%u", round, i);
+		}
+		extra = req(fd, IO_READ, buf, BS, 0);
+		CHECK(engine_threads.queue(e.priv, &extra) == -EBUSY, "threads: took qd + 1 requests");
+		if (round == 0) {
+			usleep(20000);
+			for (unsigned i = 0; i < QD; i++)
+				CHECK(q[i].res == INT64_MIN, "threads: #%u ran before commit", i);
+		}
+		CHECK(engine_threads.commit(e.priv) == 0, "threads: commit");
+		unsigned got = 0;
+		while (got < QD) {
+			int n = engine_threads.getevents(e.priv, 1, QD, done);
+			CHECK(n > 0, "threads: getevents returned %d", n);
+			if (n <= 0)
+				break;
+			for (int k = 0; k < n; k++)
+				CHECK(done[k]->res == BS, "threads: round %u res %lld", round,
+				      (long long)done[k]->res);
+			got += (unsigned)n;
+		}
+		CHECK(got == QD, "threads: round %u: %u of %u back", round, got, QD);
+	}
+	teardown(&e, fd);
+	free(buf);
+}
+
 static void test_null(void)
 {
 	enum { NQD = 32 };
@@ -373,6 +422,7 @@ int main(void)
 	RUN(test_bad_fd);
 	RUN(test_discard);
 	RUN(test_release_after_failed_init);
+	RUN(test_threads_handoff);
 	RUN(test_null);
 	return check_done();
 }
