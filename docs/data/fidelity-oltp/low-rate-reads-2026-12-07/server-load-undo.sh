@@ -1,12 +1,15 @@
 #!/bin/bash
-# after 'appio db prepare' of TABLES x ROWS: the system tablespace's size and its undo pages by extent (ever written; still in use)
+# after 'appio db prepare' of TABLES x ROWS (oltp_read_write) or tpcc:W (tpcc, one set of W warehouses): the system tablespace's size and its undo pages by extent (ever written; still in use)
 set -u
 A=${A:-./appio}; R=${R:-.}; W=${W:-/tmp/rs}; BP=${BP:-128M}
 . "$(dirname "$0")/lib.sh"
 ram_up
 for tr in ${LOADS:-4x100000 8x250000 2x1000000}; do
   srv_start
-  $A db prepare oltp_read_write --tables ${tr%x*} --table-size ${tr#*x} $conn --threads 2 >/dev/null
+  case $tr in
+  tpcc:*) $A db prepare tpcc --tables 1 --scale ${tr#tpcc:} $conn --threads 2 >/dev/null ;;
+  *) $A db prepare oltp_read_write --tables ${tr%x*} --table-size ${tr#*x} $conn --threads 2 >/dev/null ;;
+  esac
   srv_stop
   echo "== $tr: ibdata1 $(stat -c %s $SRV/data/ibdata1) bytes"
   for r in "" -r; do
