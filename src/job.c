@@ -45,7 +45,7 @@ const struct opt_def job_run_opt_table[] = {
 	  "seconds of warm-up per point before measuring (not recorded)", .max = OPT_SECONDS_MAX,
 	  .alias = "warmup-time" },
 	{ "engine", OPT_STR, R(engine), NULL,
-	  "I/O engine: libaio (default when built), io_uring, sync, null (see 'appio list')",
+	  "I/O engine by name, one of this build's ('appio list' shows them): libaio by default when built, else sync",
 	  .flags = OPT_TARGET },
 	{ "direct", OPT_BOOL, R(direct), "1", "O_DIRECT: bypass the page cache (0 or 1)",
 	  .flags = OPT_TARGET },
@@ -168,8 +168,13 @@ static int build_points(struct job *j, char *err, size_t errlen)
 static int resolve(struct job *j, char *err, size_t errlen)
 {
 	j->engine = j->ro.engine ? engine_find(j->ro.engine) : engine_default();
-	if (!j->engine)
-		return fail(err, errlen, "--engine: unknown engine '%s' (see 'appio list')", j->ro.engine);
+	if (!j->engine) {
+		char names[256] = "";
+		for (const struct engine_ops *const *e = engine_table; *e; e++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 e == engine_table ? "" : ", ", (*e)->name);
+		return fail(err, errlen, "--engine: unknown engine '%s' (one of: %s)", j->ro.engine, names);
+	}
 	if (j->ro.write_sweep.n && !(j->emu->flags & EMU_WRITE_SWEEP))
 		return fail(err, errlen, "--write-sweep: '%s' has no read/write mix to sweep", j->emu->name);
 	if (j->ro.events && !j->emu->step)

@@ -20,7 +20,7 @@ bad "split not summing to 100" "--bs: weights sum to 95, not 100 \\(expected SIZ
 bad "read-only profile on a missing target" "--target: 'missing.dat' does not exist.*--size" \
 	run 4k-randread --target missing.dat --time 1
 bad "unknown option" "unknown option '--bogus'.*see 'appio run 4k-randread --help'" run 4k-randread --bogus 1
-bad "unknown engine" "--engine: unknown engine 'warp' \\(see 'appio list'\\)" run 4k-randwrite --engine warp --size 1M
+bad "unknown engine" "--engine: unknown engine 'warp' \\(one of: [a-z_, ]*threads[a-z_, ]*\\)" run 4k-randwrite --engine warp --size 1M
 bad "percent above 100" "--read: '101' is out of range \\(expected a percentage from 0 to 100\\)" run custom --read 101
 bad "bad distribution" "--dist: .*'zipf:0' \\(expected uniform, zipf:THETA .*pareto:H .*normal:SIGMA" run custom --dist zipf:0
 bad "missing value" "--time needs a value \\(see 'appio run 4k-randread --help'\\)" run 4k-randread --time
