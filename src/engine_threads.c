@@ -133,15 +133,15 @@ static int threads_init(void *priv, unsigned qd)
 		d->t = NULL;
 		return -ENOMEM;
 	}
+	for (unsigned i = 0; i < qd; i++)      /* before anything can fail: release() reads them */
+		d->t[i] = (struct io_thread){ .d = d, .idx = i };
 	d->idle = calloc(qd, sizeof(*d->idle));
 	d->pending = calloc(qd, sizeof(*d->pending));
 	d->ring = calloc(size, sizeof(*d->ring));
 	if (!d->idle || !d->pending || !d->ring)
 		return -ENOMEM;
-	for (unsigned i = 0; i < qd; i++) {
-		d->t[i] = (struct io_thread){ .d = d, .idx = i };
+	for (unsigned i = 0; i < qd; i++)
 		d->idle[d->nidle++] = qd - 1 - i;       /* thread 0 taken first */
-	}
 	if (pthread_attr_init(&attr))
 		return -ENOMEM;
 	pthread_attr_setstacksize(&attr, THREAD_STACK > PTHREAD_STACK_MIN ? THREAD_STACK
