@@ -246,8 +246,11 @@ struct dbm {
 					   (dbm_worker_init()); NULL: reads use fd */
 	uint64_t log_off, log_size, log_body;   /* header block at log_off, body after it */
 	bool buffered;                  /* the target is read and written through the page cache */
-	void *log_map;                  /* buffered: the log region mapped, for msync() (dbm_start());
-					   NULL: the log is made durable with fdatasync() */
+	int log_fd;                     /* the log's reads and writes: fd, or (log_own_fd) a
+					   descriptor of its own through the page cache */
+	bool log_own_fd;
+	void *log_map;                  /* a log through the page cache: its region mapped, for
+					   msync() (dbm_start()); NULL: made durable with fdatasync() */
 	uint64_t dblwr_off, dblwr_pages, data_off;
 	uint64_t pages;                 /* tablespace pages allocated */
 	uint32_t frames, scan_depth, user_scan, batch;

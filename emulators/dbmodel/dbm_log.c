@@ -67,8 +67,8 @@ static int write_range(struct emu_worker *w, struct dbm *db, uint64_t from, uint
 			len = CHUNK;
 		if (len > db->log_body - pos)
 			len = db->log_body - pos;
-		int64_t r = dbm_io(w, db, DBM_CLS_LOG_WRITE, IO_WRITE, emu_buf(w, 0),
-				   (uint32_t)len, db->log_off + db->log_block + pos);
+		int64_t r = dbm_io_fd(w, db, db->log_fd, DBM_CLS_LOG_WRITE, IO_WRITE, emu_buf(w, 0),
+				      (uint32_t)len, db->log_off + db->log_block + pos);
 		if (r != (int64_t)len)
 			return emu_fail(w, r < 0 ? (int)r : -EIO, "log write of %llu bytes failed",
 					(unsigned long long)len);
@@ -174,8 +174,8 @@ int dbm_log_checkpoint(struct emu_worker *w, struct dbm *db, uint64_t lsn)
 	int rc = dbm_log_up_to(w, db, lsn, true);
 	if (rc)
 		return rc;
-	int64_t r = dbm_io(w, db, DBM_CLS_LOG_WRITE, IO_WRITE, emu_buf(w, 0), db->log_block,
-			   db->log_off);
+	int64_t r = dbm_io_fd(w, db, db->log_fd, DBM_CLS_LOG_WRITE, IO_WRITE, emu_buf(w, 0),
+			      db->log_block, db->log_off);
 	if (r != (int64_t)db->log_block)
 		return emu_fail(w, r < 0 ? (int)r : -EIO, "checkpoint write failed");
 	emu_count(w, DBM_C_LOG_WRITES, 1);

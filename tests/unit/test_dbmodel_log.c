@@ -43,19 +43,22 @@ struct harness {
 
 /* Set before harness_new(): its tablespaces have header pages (dbm_space_headers()). */
 static bool with_headers;
+/* Set before harness_new(): innodb_flush_log_at_trx_commit, and an O_DIRECT target. */
+static unsigned flush_log = 1;
+static bool direct_target;
 
 /* @spaces > 0: that many tablespaces of 100 pages each before the start. */
 static int harness_model(struct harness *h, int model, uint64_t log_size, unsigned spaces)
 {
 	char err[256];
 	struct dbm_opts o = { .model = model, .buffer_pool = 4 << 20, .log_size = log_size,
-			      .flush_log_at_commit = 1, .io_capacity = 200, .io_capacity_max = 2000,
+			      .flush_log_at_commit = flush_log, .io_capacity = 200, .io_capacity_max = 2000,
 			      .checkpoint_timeout = 300, .cpu_scale = 1 };
 
 	memset(h, 0, sizeof(*h));
 	snprintf(h->path, sizeof(h->path), "build/dbm-test-%d.dat", (int)getpid());
 	struct target_open_args ta = { .path = h->path, .size = 64 << 20, .write = true,
-				       .create = true, .seed = 1 };
+				       .direct = direct_target, .create = true, .seed = 1 };
 	if (target_open(&h->t, &ta, err, sizeof(err)))
 		return -1;
 	h->pt.threads = NW;
@@ -426,15 +429,21 @@ static void pg_small_wal(void)
 	free(h);
 }
 
-/* Dirty pages of the page cache in [@off, @off + @len) of @fd, or -errno (cachestat(2), Linux 6.5). */
-static long dirty_pages(int fd, uint64_t off, uint64_t len)
+/* Pages of the page cache in [@off, @off + @len) of @fd, the dirty ones or
+   all, or -errno (cachestat(2), Linux 6.5). */
+static long cache_pages(int fd, uint64_t off, uint64_t len, bool dirty)
 {
 	struct { uint64_t off, len; } range = { off, len };
 	struct { uint64_t cache, dirty, writeback, evicted, recently_evicted; } cs;
 
 	if (syscall(451 /* __NR_cachestat */, fd, &range, &cs, 0) < 0)
 		return -errno;
-	return (long)cs.dirty;
+	return (long)(dirty ? cs.dirty : cs.cache);
+}
+
+static long dirty_pages(int fd, uint64_t off, uint64_t len)
+{
+	return cache_pages(fd, off, len, true);
 }
 
 /*
@@ -489,6 +498,56 @@ static void log_sync_leaves_data_dirty(void)
 	CHECK(log == 0, "the log's pages written back: %ld dirty", log);
 	harness_release(h);
 	free(h);
+}
+
+/*
+ * InnoDB's log on a target written with O_DIRECT: with
+ * innodb_flush_log_at_trx_commit=1 a commit's write goes to the drive, with
+ * 2 (where MariaDB turns innodb_log_file_buffering on) to the page cache,
+ * and the once-a-second flush writes it back.
+ */
+static void innodb_log_buffered_with_flush_2(void)
+{
+	for (flush_log = 1; flush_log <= 2; flush_log++) {
+		direct_target = true;
+		struct harness *h = harness_new(DBM_INNODB, 8 << 20, 0);
+		direct_target = false;
+		if (!h)
+			break;
+		struct dbm *db = &h->db;
+		struct emu_worker *w = &h->w[0].pub;
+		long before = cache_pages(db->fd, db->log_off, db->log_size, false);
+		if (before == -ENOSYS || before == -EPERM) {
+			snprintf(check_skip_reason, sizeof(check_skip_reason),
+				 "cachestat(2) is not available here (%s)", strerror((int)-before));
+			harness_release(h);
+			free(h);
+			break;
+		}
+		CHECK(before == 0, "flush %u: the log region not in the page cache after the "
+		      "layout: %ld pages", flush_log, before);
+		pthread_mutex_lock(&db->pool_mx);
+		uint64_t lsn = dbm_log_advance(w, db, 3 * 4096);
+		pthread_mutex_unlock(&db->pool_mx);
+		CHECK(dbm_log_up_to(w, db, lsn, false) == 0, "flush %u: the log written", flush_log);
+		long cached = cache_pages(db->fd, db->log_off, db->log_size, false);
+		long dirty = dirty_pages(db->fd, db->log_off, db->log_size);
+		if (flush_log == 1) {
+			CHECK(db->log_map == NULL, "flush 1: the log is not mapped");
+			CHECK(cached == 0, "flush 1: the log written past the page cache: %ld pages "
+			      "cached", cached);
+		} else {
+			CHECK(db->log_map != NULL, "flush 2: the log is mapped for msync()");
+			CHECK(dirty >= 3, "flush 2: the log's write dirty in the page cache: %ld pages",
+			      dirty);
+			CHECK(dbm_log_up_to(w, db, lsn, true) == 0, "flush 2: the log made durable");
+			dirty = dirty_pages(db->fd, db->log_off, db->log_size);
+			CHECK(dirty == 0, "flush 2: the log's pages written back: %ld dirty", dirty);
+		}
+		harness_release(h);
+		free(h);
+	}
+	flush_log = 1;
 }
 
 /*
@@ -1288,6 +1347,7 @@ int main(void)
 	RUN(space_headers_changed);
 	RUN(pg_small_wal);
 	RUN(log_sync_leaves_data_dirty);
+	RUN(innodb_log_buffered_with_flush_2);
 	RUN(pg_writeback_hints);
 	RUN(miss_kicks_innodb_only);
 	RUN(pg_new_page_no_fpi);
