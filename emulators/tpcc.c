@@ -262,6 +262,25 @@ static int stmt(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint64_t r
 }
 
 /*
+ * New-Order's UPDATE of stock row (@sw, @item). MariaDB 10.11 finds the row
+ * through sysbench-tpcc's fkey_stock_2 (s_i_id, with the key's s_w_id
+ * appended), not the primary key: EXPLAIN UPDATE stock1 ... WHERE s_i_id =
+ * ? AND s_w_id = ? shows a range on fkey_stock_21, where the SELECT ... FOR
+ * UPDATE before it is a const lookup of the primary key. So each line reads
+ * a leaf of that index first; on the server 224 of its 353 pages were in a
+ * 128M pool after a warm-up (2 warehouses), frames the model had given to
+ * other pages (docs/oltp-tpcc.md, change 58 on tpcc).
+ */
+static int stock_update(struct emu_worker *w, struct tpcc_run *r, uint64_t sw, uint64_t item)
+{
+	dbm_stmt(w, &r->db);
+	int rc = 0;
+	if (r->db.model == DBM_INNODB && r->t[T_STOCK_ITEM].data.rows)
+		rc = tpcc_row(w, r, T_STOCK_ITEM, item * r->w + sw, 0, false);
+	return rc ? rc : tpcc_row(w, r, T_STOCK, sw * 100000 + item, r->cost->upd, false);
+}
+
+/*
  * Take a row lock until commit (a timed wait: all workers see the stop at
  * once). Under sysbench-tpcc's REPEATABLE READ, PostgreSQL makes a
  * transaction that waited for a row another one updated fail with a
@@ -377,7 +396,7 @@ static int new_order(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 		if (!rc)
 			rc = stmt(w, r, T_STOCK, sw * 100000 + item, 0, false);
 		if (!rc)
-			rc = stmt(w, r, T_STOCK, sw * 100000 + item, r->cost->upd, false);
+			rc = stock_update(w, r, sw, item);
 		if (!rc)
 			rc = stmt(w, r, T_ORDER_LINE, order_rank(r, dr, o_id) * 10 + i * 10 / ol_cnt,
 				  r->cost->ins, true);
