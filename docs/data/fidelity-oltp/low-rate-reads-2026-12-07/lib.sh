@@ -56,3 +56,18 @@ srv_rate_run() {
 	$A db run oltp_read_write --tables 4 --table-size 250000 $conn --threads 4 --time $((100 + $1)) --rate "$RATE" >/dev/null &
 	sleep 100
 }
+
+# On the RAM loop device: a fresh load, then the server started in a blkio
+# cgroup throttled to 300 reads and 300 writes a second (FAST=1: not
+# throttled), the page cache dropped, every InnoDB metric on and SRVX's
+# settings: conn; CG is the cgroup (rmdir it after ram_down).
+srv_throttled_start() {
+	CG=/sys/fs/cgroup/blkio/appio-rs; mkdir -p $CG
+	srv_load
+	if [ "${FAST:-0}" = 0 ]; then
+		echo "$MM 300" > $CG/blkio.throttle.read_iops_device
+		echo "$MM 300" > $CG/blkio.throttle.write_iops_device
+	fi
+	sync; echo 3 > /proc/sys/vm/drop_caches
+	conn=$(bash -c "echo \$\$ > $CG/cgroup.procs; exec $R/scripts/db-start.sh mariadb $SRV innodb_buffer_pool_size=$BP innodb_monitor_enable=all ${SRVX:-}" 2>/dev/null | tail -1)
+}

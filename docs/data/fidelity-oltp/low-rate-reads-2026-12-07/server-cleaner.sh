@@ -7,11 +7,7 @@ set -u
 A=${A:-./appio}; R=${R:-.}; W=${W:-/tmp/rs}; T=${T:-60}; WU=${WU:-120}; BP=${BP:-128M}
 . "$(dirname "$0")/lib.sh"
 ram_up
-CG=/sys/fs/cgroup/blkio/appio-rs; mkdir -p $CG
-srv_load
-if [ "${FAST:-0}" = 0 ]; then echo "$MM 300" > $CG/blkio.throttle.read_iops_device; echo "$MM 300" > $CG/blkio.throttle.write_iops_device; fi
-sync; echo 3 > /proc/sys/vm/drop_caches
-conn=$(bash -c "echo \$\$ > $CG/cgroup.procs; exec $R/scripts/db-start.sh mariadb $SRV innodb_buffer_pool_size=$BP innodb_monitor_enable=all ${SRVX:-}" 2>/dev/null | tail -1)
+srv_throttled_start
 $A db run oltp_read_write --tables 4 --table-size 250000 $conn --threads 4 --time $((WU + T)) ${DBX:-} >/dev/null &
 sleep $WU
 m() { echo "(SELECT COUNT FROM information_schema.INNODB_METRICS WHERE NAME='$1')"; }

@@ -6,11 +6,7 @@ set -u
 A=${A:-./appio}; R=${R:-.}; W=${W:-/tmp/rs}; T=${T:-120}; WU=${WU:-120}; BP=${BP:-128M}
 . "$(dirname "$0")/lib.sh"
 ram_up
-CG=/sys/fs/cgroup/blkio/appio-rs; mkdir -p $CG
-srv_load
-if [ "${FAST:-0}" = 0 ]; then echo "$MM 300" > $CG/blkio.throttle.read_iops_device; echo "$MM 300" > $CG/blkio.throttle.write_iops_device; fi
-sync; echo 3 > /proc/sys/vm/drop_caches
-conn=$(bash -c "echo \$\$ > $CG/cgroup.procs; exec $R/scripts/db-start.sh mariadb $SRV innodb_buffer_pool_size=$BP innodb_monitor_enable=all ${SRVX:-}" 2>/dev/null | tail -1)
+srv_throttled_start
 $A db run oltp_read_write --tables 4 --table-size 250000 $conn --threads 4 --time $WU ${DBX:-} >/dev/null
 q="SELECT NAME, COUNT FROM information_schema.INNODB_METRICS WHERE (NAME LIKE 'buffer_page_read%' OR NAME LIKE 'buffer_page_written%' OR NAME IN ('buffer_pool_reads','buffer_pool_read_ahead','buffer_pool_read_ahead_evicted','buffer_LRU_batch_evict_total_pages','buffer_flush_adaptive_total_pages','buffer_LRU_batch_flush_total_pages','trx_commits_insert_update','purge_undo_log_pages','buffer_pages_created','buffer_pages_read','buffer_pages_written','index_page_splits','index_page_merge_successful','purge_del_mark_records','purge_upd_exist_or_extern_records','buffer_LRU_single_flush_num_scan')) AND COUNT>0 UNION ALL SELECT VARIABLE_NAME, VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ('COM_COMMIT','INNODB_PAGES_READ','INNODB_PAGES_CREATED','INNODB_PAGES_WRITTEN','INNODB_BUFFER_POOL_PAGES_DATA','INNODB_BUFFER_POOL_PAGES_FREE','INNODB_BUFFER_POOL_PAGES_DIRTY','INNODB_HISTORY_LIST_LENGTH')"
 q "$q" > $W/m0
