@@ -352,7 +352,7 @@ static int load_k(struct oltp_run *r, uint64_t seed, volatile sig_atomic_t *stop
  * statement made a point SELECT cost what the average statement of
  * read_write does. Calibrated against MariaDB 10.11 and PostgreSQL 15 on 2
  * KVM cores, quiet, with the four SysBench scripts interleaved at 16 threads
- * and the data in the pool (scripts/calibrate-oltp-cpu.sh; docs/oltp-tpcc.md,
+ * and the data in the pool (scripts/calibrate-oltp-cpu.sh; docs/fidelity-history.md,
  * Statement costs by kind), as the whole machine's CPU a statement takes,
  * the emulator's own work in it (change 32). A statement cost given is taken as the whole;
  * one calibrated from a real run (--calibrate-from) is that run's average,

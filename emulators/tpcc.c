@@ -269,7 +269,7 @@ static int stmt(struct emu_worker *w, struct tpcc_run *r, enum tbl t, uint64_t r
  * UPDATE before it is a const lookup of the primary key. So each line reads
  * a leaf of that index first; on the server 224 of its 353 pages were in a
  * 128M pool after a warm-up (2 warehouses), frames the model had given to
- * other pages (docs/oltp-tpcc.md, change 58 on tpcc).
+ * other pages (docs/fidelity-history.md, change 58 on tpcc).
  */
 static int stock_update(struct emu_worker *w, struct tpcc_run *r, uint64_t sw, uint64_t item)
 {

@@ -59,7 +59,7 @@
 #                   throttled drive fills slowly: PostgreSQL's tpcc at 100
 #                   I/Os a second runs 1-2 transactions a second in its first
 #                   15 s and 5 over a minute, and in 10 s points its ratio to
-#                   the disk moved by a third between runs (docs/oltp-tpcc.md,
+#                   the disk moved by a third between runs (docs/fidelity-history.md,
 #                   "The slowest drive's points: a minute, not 10 s"). The
 #                   report marks a pair whose point held fewer than 100
 #                   transactions on either side
@@ -71,7 +71,7 @@
 #                   writing pages after some 30 s, the InnoDB model after
 #                   some 50, so a 60 s point after 5 s of warm-up sets one
 #                   side's cold phase against the other's flushing; 120 s
-#                   puts both past it (docs/oltp-tpcc.md, "A throttled
+#                   puts both past it (docs/fidelity-history.md, "A throttled
 #                   drive's cold start")
 #   --out DIR       results (default ./appio-fidelity-drives): raw.jsonl, one
 #                   line per real or emulated point and round, and report.txt
@@ -101,7 +101,7 @@
 # fastest, where server and emulator are CPU-bound), at the most threads: the
 # scale at which the emulator's CPU a transaction is the whole machine's under
 # the server there (this host's speed drifts from hour to hour, and not alike
-# for the server's work and the emulator's; docs/oltp-tpcc.md, Change 19).
+# for the server's work and the emulator's; docs/fidelity-history.md, Change 19).
 # That run is repeated until within 3 % (three runs at most), and the other
 # drives take its scale; the raw lines keep each side's CPU a transaction
 # (cpu_us; the emulator's model_us and scale too).
@@ -463,7 +463,7 @@ uncache() {
 # I/Os a second, 4 threads, a cold start): 112-135 TPS from the prepared
 # data, 1.6-2.3 read requests a transaction; 52 TPS and 5.8 after an
 # unthrottled point of 30,000 transactions on the same tables; the model
-# 110-146 (docs/oltp-tpcc.md, "Measurement of 6 December 2026").
+# 110-146 (docs/fidelity-history.md, "Measurement of 6 December 2026").
 server_up() {
 	local kind=$1 drive=$2 srv conn
 	srv=$(folder "$drive")/srv-$kind

@@ -522,7 +522,7 @@ static int check_room(const struct target *t, uint64_t from, char *err, size_t e
  * the last, partly filled 512-byte block) came to 1.8 write requests each
  * on a cold 4 GiB target, MariaDB's to its own log file to one (traced with
  * the block layer's tracepoints), and a drive throttled by I/Os a second
- * counted both (docs/oltp-tpcc.md, "A throttled drive's cold start"). File
+ * counted both (docs/fidelity-history.md, "A throttled drive's cold start"). File
  * systems without FIEMAP_FLAG_CACHE refuse it, which changes nothing.
  */
 static void precache_extents(int fd)

@@ -166,7 +166,7 @@ int dbm_config(struct dbm *db, const struct dbm_opts *o, char *err, size_t errle
 	 * mean 1.47: 3.4 % for each of the 14 beyond the CPUs); MariaDB's m-ps-fit
 	 * 30 to 35, m-fit 1,406 to 1,306. A backend is a process: 16 of them and
 	 * their clients on 2 CPUs switch address spaces, cold, at every round
-	 * trip; MariaDB's connections are threads of one (docs/oltp-tpcc.md,
+	 * trip; MariaDB's connections are threads of one (docs/fidelity-history.md,
 	 * change 32).
 	 */
 	if (!(o->cpu_per_backend == -1 || (o->cpu_per_backend >= 0 && o->cpu_per_backend <= 100))) {
@@ -380,7 +380,7 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 	   requests a transaction; the model with read-ahead off (as it was
 	   until 4 December) 7 KiB and 7.3, at 0.43x the server's TPS; with a
 	   descriptor a worker and tablespace 30 KiB and 2.4, at 1.19x
-	   (docs/oltp-tpcc.md, change 38). */
+	   (docs/fidelity-history.md, change 38). */
 	if (db->model == DBM_POSTGRES && !t->direct) {
 		db->read_path = t->path;
 		/* 32 workers of 8 tables take some 800 descriptors; the usual
@@ -415,7 +415,7 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 	   shared_buffers 32M), the whole-target fdatasync made each commit
 	   write them: the model ran 0.61-0.75x the server's TPS there against
 	   0.70-0.89x with the default pool, where the server ran both alike
-	   (docs/oltp-tpcc.md, change 54). */
+	   (docs/fidelity-history.md, change 54). */
 	db->buffered = !t->direct;
 	db->log_fd = db->fd;
 	/* MariaDB 10.8+ writes ib_logfile0 with O_DIRECT, but started with
@@ -425,7 +425,7 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 	   the log when the once-a-second flush syncs it. Written directly, each
 	   commit waited for the drive: the model ran no faster with 2 than
 	   with 1 (m-flush2 against m-big, 0.97-0.98x) where the server ran
-	   1.07-1.16x faster (docs/oltp-tpcc.md, change 57). */
+	   1.07-1.16x faster (docs/fidelity-history.md, change 57). */
 	if (!db->buffered && db->model == DBM_INNODB && db->commit_mode == 2) {
 		int fd = open(t->path, O_RDWR | O_CLOEXEC);
 		if (fd < 0) {
@@ -633,7 +633,7 @@ void dbm_cpu(struct emu_worker *w, struct dbm *db, uint64_t ns)
  * cost fitted at 16 threads, where that work is 4-5x what it is at 2 (the
  * queue, the wake-ups), gave the emulator 0.65x the server's CPU a
  * transaction at 2 threads and up to 2.16x its TPS (MariaDB, the data in
- * the pool; docs/oltp-tpcc.md, change 32).
+ * the pool; docs/fidelity-history.md, change 32).
  */
 static void stmt_burn(struct emu_worker *w, struct dbm *db, uint64_t cost)
 {
@@ -664,13 +664,13 @@ static void stmt_burn(struct emu_worker *w, struct dbm *db, uint64_t cost)
  * statement's turn in the queue is the round trip. Slept whenever no worker
  * was queued, the round trip held the emulator to 0.32-0.52x the TPS of
  * servers that keep both CPUs busy at 2 threads with the data in the pool
- * (docs/oltp-tpcc.md, change 31); slept at any load, it left idle CPUs the
+ * (docs/fidelity-history.md, change 31); slept at any load, it left idle CPUs the
  * server kept busy at 4 threads. On one CPU there is never another idle
  * one: client and server take turns on it.
  *
  * And only by a worker that blocked in the last BLOCKED_NS (slept in an
  * I/O or a wait: dbm_block_end()). At 2 threads the servers fall in two
- * regimes (the quiet reference, docs/oltp-tpcc.md, change 42): threads that
+ * regimes (the quiet reference, docs/fidelity-history.md, change 42): threads that
  * never block keep both CPUs 94-100 % busy and a transaction takes its CPU
  * (in-pool point_select and read_only, and all of PostgreSQL's read_only,
  * point_select and asynchronous commit, whose reads the page cache serves);
@@ -1301,7 +1301,7 @@ static int log_timer(struct emu_worker *w, struct dbm *db)
  * where the rest took 0.7 (1.3-1.8 % of them over 2 ms). Its thread pool's
  * threads took 26-47 us of CPU a transaction (write only, read write).
  * Spread over the statements, that CPU gave the emulator a p99 of 0.6x
- * the server's there (docs/oltp-tpcc.md, change 44).
+ * the server's there (docs/fidelity-history.md, change 44).
  */
 static int purge(struct emu_worker *w, struct dbm *db)
 {

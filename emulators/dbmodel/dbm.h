@@ -337,7 +337,7 @@ void dbm_space(struct dbm *db);
  * Their accesses never make them young: measured on MariaDB 10.11.19
  * (INNODB_BUFFER_PAGE, m-big's sequence) they sat in the old sublist,
  * dirty, through every phase, and were written once every LRU round with
- * none read again (docs/oltp-tpcc.md, change 46). A no-op for PostgreSQL.
+ * none read again (docs/fidelity-history.md, change 46). A no-op for PostgreSQL.
  */
 #define DBM_SPACE_HDR 3
 void dbm_space_headers(struct dbm *db);

@@ -42,7 +42,7 @@
  * on the CPU clock, which counts the lost time as the thread's, kept its own
  * at 0.92-1.05x. Burning work, the model takes 2.4 % more CPU a transaction
  * on the disk: the chain, in registers, feels only the time lost, not the
- * cache misses that slow the servers' code more (docs/oltp-tpcc.md, change
+ * cache misses that slow the servers' code more (docs/fidelity-history.md, change
  * 53). --cpu-burn time keeps the clock instead.
  */
 #ifndef APPIO_DBM_CPU_H

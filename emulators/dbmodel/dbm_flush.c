@@ -534,7 +534,7 @@ int dbm_flush_cleaner(struct emu_worker *w, struct dbm *db)
 	 * pool, kept the checkpoint age at 3-5 MB by flushing the pages that
 	 * stay hot (and dirty again at once) and wrote up to 1.64x MariaDB's
 	 * pages a transaction; MariaDB ran 1-7 adaptive batches in 15 s there
-	 * (INNODB_METRICS buffer_flush_adaptive; docs/oltp-tpcc.md, change 33).
+	 * (INNODB_METRICS buffer_flush_adaptive; docs/fidelity-history.md, change 33).
 	 */
 	if (hurry && !furious && !frames_short(db)) {
 		pthread_mutex_lock(&db->cl_mx);

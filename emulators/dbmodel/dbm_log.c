@@ -134,7 +134,7 @@ int dbm_log_up_to(struct emu_worker *w, struct dbm *db, uint64_t lsn, bool durab
 		 * as often a transaction as MariaDB; with it, 0.75-1.29x. The same
 		 * wait made PostgreSQL's groups too large (0.41-0.67x its WAL
 		 * fsyncs at 16 threads; 0.87-1.50x without), so it is InnoDB's
-		 * alone (docs/oltp-tpcc.md, "The CPUs as a run queue").
+		 * alone (docs/fidelity-history.md, "The CPUs as a run queue").
 		 */
 		if (db->model == DBM_INNODB) {
 			dbm_cpus_take(&db->cpuq);
