@@ -594,21 +594,25 @@ static void unlock_rows(struct emu_worker *w, struct oltp_run *r)
 	ow->nheld = 0;
 }
 
-/*
- * Commit, releasing the rows: InnoDB releases its record locks before it
- * waits for the log (trx_commit_in_memory() comes before the group commit's
- * flush), PostgreSQL after (RecordTransactionCommit() flushes the WAL before
- * ProcArrayEndTransaction()).
- */
+struct release_arg {
+	struct emu_worker *w;
+	struct oltp_run *r;
+};
+
+static void release_rows(void *arg)
+{
+	struct release_arg *a = arg;
+
+	unlock_rows(a->w, a->r);
+}
+
+/* Commit, the rows released where the engine releases them (dbm_commit()). */
 static int commit(struct emu_worker *w, struct oltp_run *r)
 {
 	struct oltp_worker *ow = w->priv;
+	struct release_arg a = { w, r };
 
-	if (r->db.model == DBM_INNODB)
-		unlock_rows(w, r);
-	int rc = dbm_commit(w, &r->db, &ow->txn);
-	unlock_rows(w, r);
-	return rc;
+	return dbm_commit(w, &r->db, &ow->txn, release_rows, &a);
 }
 
 /* write_row(), and InnoDB's purge resets the record's DB_TRX_ID once no view needs it. */

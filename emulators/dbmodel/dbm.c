@@ -1216,7 +1216,8 @@ int dbm_sec_op(struct emu_worker *w, struct dbm *db, struct dbm_sec *sec, uint64
 	return rc ? rc : dbm_page(w, db, n >= 2 ? path[n - 2] : c.other, 0, PARENT_REDO);
 }
 
-int dbm_commit(struct emu_worker *w, struct dbm *db, struct dbm_txn *t)
+int dbm_commit(struct emu_worker *w, struct dbm *db, struct dbm_txn *t, void (*release)(void *),
+	       void *arg)
 {
 	int rc = 0;
 	uint64_t lsn;
@@ -1229,23 +1230,33 @@ int dbm_commit(struct emu_worker *w, struct dbm *db, struct dbm_txn *t)
 		lsn = atomic_load(&db->lsn);
 	} else {
 		if ((rc = dbm_log_space(w, db)) != 0)
-			return rc;
+			goto fail;
 		pthread_mutex_lock(&db->pool_mx);
 		lsn = dbm_log_advance(w, db, COMMIT_REDO);
 		pthread_mutex_unlock(&db->pool_mx);
 	}
 	if (rc)
-		return rc;
+		goto fail;
 	history_add(db, t);
+	if (release && db->model == DBM_INNODB) {
+		release(arg);
+		release = NULL;
+	}
 	if (db->commit_mode == 1)
 		rc = dbm_log_up_to(w, db, lsn, true);
 	else if (db->commit_mode == 2)
 		rc = dbm_log_up_to(w, db, lsn, false);
 done:
+	if (release)
+		release(arg);
 	if (!rc)
 		emu_count(w, DBM_C_TXNS, 1);
 	*t = (struct dbm_txn){ 0 };
 	txn_end(w, db);
+	return rc;
+fail:
+	if (release)
+		release(arg);
 	return rc;
 }
 

@@ -507,9 +507,16 @@ int dbm_sec_op(struct emu_worker *w, struct dbm *db, struct dbm_sec *sec, uint64
 /*
  * Commit @t: a transaction that wrote appends its commit record and waits as
  * the commit mode says (group commit). A read-only one costs nothing.
+ * @release(@arg), if given, is called once, where the engine releases the
+ * transaction's row locks: InnoDB once the transaction is committed in
+ * memory, before it waits for the log (trx_commit_in_memory() releases them,
+ * trx_commit_complete_for_mysql() flushes the log after), PostgreSQL once
+ * the commit record is flushed (RecordTransactionCommit() before
+ * ProcArrayEndTransaction()); on an error, before returning.
  * Counts the transaction. Returns 0, 1 when stopping, or -errno.
  */
-int dbm_commit(struct emu_worker *w, struct dbm *db, struct dbm_txn *t);
+int dbm_commit(struct emu_worker *w, struct dbm *db, struct dbm_txn *t, void (*release)(void *),
+	       void *arg);
 
 /* Roll @t back: redo for undoing its changes, no wait for the log. */
 int dbm_rollback(struct emu_worker *w, struct dbm *db, struct dbm_txn *t);

@@ -46,13 +46,15 @@ static bool with_headers;
 /* Set before harness_new(): innodb_flush_log_at_trx_commit, and an O_DIRECT target. */
 static unsigned flush_log = 1;
 static bool direct_target;
+/* Set before harness_new(): PostgreSQL's synchronous_commit (off unless set). */
+static bool pg_sync_commit;
 
 /* @spaces > 0: that many tablespaces of 100 pages each before the start. */
 static int harness_model(struct harness *h, int model, uint64_t log_size, unsigned spaces)
 {
 	char err[256];
 	struct dbm_opts o = { .model = model, .buffer_pool = 4 << 20, .log_size = log_size,
-			      .flush_log_at_commit = flush_log, .io_capacity = 200, .io_capacity_max = 2000,
+			      .flush_log_at_commit = flush_log, .synchronous_commit = pg_sync_commit, .io_capacity = 200, .io_capacity_max = 2000,
 			      .checkpoint_timeout = 300, .cpu_scale = 1 };
 
 	memset(h, 0, sizeof(*h));
@@ -649,6 +651,65 @@ static void pg_new_page_no_fpi(void)
 	free(h);
 }
 
+/* What a commit's release callback saw: how often it ran, and whether the
+   log was flushed up to the commit by then. */
+struct release_seen {
+	struct dbm *db;
+	unsigned calls;
+	bool flushed;
+};
+
+static void release_seen(void *arg)
+{
+	struct release_seen *r = arg;
+
+	pthread_mutex_lock(&r->db->log_mx);
+	r->flushed = r->db->flushed_lsn >= atomic_load(&r->db->lsn);
+	pthread_mutex_unlock(&r->db->log_mx);
+	r->calls++;
+}
+
+/*
+ * A commit releases the transaction's row locks where the engine does:
+ * InnoDB once it is committed in memory, before its commit waits for the
+ * log (so a waiter on its rows does not wait for the flush too), PostgreSQL
+ * after its commit record is flushed; once, also for a transaction that
+ * wrote nothing.
+ */
+static void commit_releases_rows(void)
+{
+	for (int model = DBM_INNODB; model <= DBM_POSTGRES; model++) {
+		pg_sync_commit = true;
+		struct harness *h = harness_new(model, 8 << 20, 1);
+		pg_sync_commit = false;
+
+		if (!h)
+			return;
+		struct dbm *db = &h->db;
+		struct emu_worker *w = &h->w[0].pub;
+		struct dbm_txn t = { 0 };
+		struct release_seen seen = { .db = db };
+		const char *name = model == DBM_INNODB ? "innodb" : "postgres";
+		CHECK(dbm_page(w, db, db->space_first[0] + 5, 0, 100) == 0 &&
+		      dbm_undo(w, db, &t, 100, 100) == 0, "%s: a row change", name);
+		CHECK(dbm_commit(w, db, &t, release_seen, &seen) == 0 && seen.calls == 1,
+		      "%s: committed, the rows released once (%u)", name, seen.calls);
+		CHECK(seen.flushed == (model == DBM_POSTGRES),
+		      "%s: released %s its commit was flushed", name,
+		      model == DBM_POSTGRES ? "after" : "before");
+		pthread_mutex_lock(&db->log_mx);
+		bool durable = db->flushed_lsn >= atomic_load(&db->lsn);
+		pthread_mutex_unlock(&db->log_mx);
+		CHECK(durable, "%s: the commit durable when dbm_commit() returns", name);
+		seen.calls = 0;
+		t = (struct dbm_txn){ 0 };
+		CHECK(dbm_commit(w, db, &t, release_seen, &seen) == 0 && seen.calls == 1,
+		      "%s: a transaction that wrote nothing: released once too (%u)", name, seen.calls);
+		harness_release(h);
+		free(h);
+	}
+}
+
 /*
  * InnoDB's purge runs behind the commits, 0.3 s on average (MariaDB's
  * history list), in bursts: when the oldest waiting transaction is 0.6 s
@@ -668,7 +729,7 @@ static void purge_delay(void)
 	CHECK(dbm_page(w, db, 5, DBM_CREATE, 100) == 0 && dbm_undo(w, db, &a, 100, 100) == 0, "a row change");
 	dbm_purge_page(db, &a, 5, 20);
 	uint64_t t0 = emu_now();
-	CHECK(dbm_commit(w, db, &a) == 0, "commit");
+	CHECK(dbm_commit(w, db, &a, NULL, NULL) == 0, "commit");
 	/* worker 1 of 8 is not a background worker: dbm_bg_step() takes it for a purge worker */
 	CHECK(dbm_bg_step(bg, db) == 0, "purge round");
 	if (emu_now() - t0 < 550000000ull)
@@ -677,7 +738,7 @@ static void purge_delay(void)
 	nanosleep(&(struct timespec){ .tv_nsec = 320000000 }, NULL);
 	CHECK(dbm_page(w, db, 6, DBM_CREATE, 100) == 0 && dbm_undo(w, db, &b, 100, 100) == 0, "another");
 	dbm_purge_page(db, &b, 6, 20);
-	CHECK(dbm_commit(w, db, &b) == 0, "its commit, 0.32 s later");
+	CHECK(dbm_commit(w, db, &b, NULL, NULL) == 0, "its commit, 0.32 s later");
 	CHECK(dbm_bg_step(bg, db) == 0, "purge round");
 	if (emu_now() - t0 < 550000000ull)
 		CHECK(h->w[1].counters[DBM_C_PURGED] == 0, "nothing purged 0.32 s after the first: %llu",
@@ -945,7 +1006,7 @@ static int undo_txn(struct harness *h, uint32_t rec)
 
 	atomic_store(&h->db.undo.next_rseg, 0);
 	int rc = dbm_undo(&h->w[0].pub, &h->db, &t, rec, 100);
-	return rc ? rc : dbm_commit(&h->w[0].pub, &h->db, &t);
+	return rc ? rc : dbm_commit(&h->w[0].pub, &h->db, &t, NULL, NULL);
 }
 
 /*
@@ -1357,6 +1418,7 @@ int main(void)
 	RUN(round_trip_when_busy);
 	RUN(own_work_in_cost);
 	RUN(purge_delay);
+	RUN(commit_releases_rows);
 	RUN(change_waits_for_write);
 	RUN(lock_table);
 	RUN(lock_deadlock);
