@@ -54,7 +54,8 @@ static int harness_model(struct harness *h, int model, uint64_t log_size, unsign
 {
 	char err[256];
 	struct dbm_opts o = { .model = model, .buffer_pool = 4 << 20, .log_size = log_size,
-			      .flush_log_at_commit = flush_log, .synchronous_commit = pg_sync_commit, .io_capacity = 200, .io_capacity_max = 2000,
+			      .flush_log_at_commit = flush_log, .synchronous_commit = pg_sync_commit,
+			      .io_capacity = 200, .io_capacity_max = 2000,
 			      .checkpoint_timeout = 300, .cpu_scale = 1 };
 
 	memset(h, 0, sizeof(*h));
