@@ -211,14 +211,11 @@ static int tpcc_setup(struct emu_run *run, char *err, size_t errlen)
 	r->c = (struct tpcc_nurand_c){ tpcc_random(&g, 0, 255), tpcc_random(&g, 0, 1023),
 				       tpcc_random(&g, 0, 8191) };
 	r->d = xcalloc(10 * r->w, sizeof(*r->d));
-	r->wh = xcalloc(r->w, sizeof(*r->wh));
+	dbm_locks_init(&r->locks);
 	for (unsigned i = 0; i < 10 * r->w; i++) {
-		pthread_mutex_init(&r->d[i].lock, NULL);
 		r->d[i].next_o_id = 3001;       /* orders 1..3000 loaded, 2101..3000 undelivered */
 		r->d[i].next_deliv = 2101;
 	}
-	for (unsigned i = 0; i < r->w; i++)
-		pthread_mutex_init(&r->wh[i], NULL);
 	if (r->db.model == DBM_POSTGRES && (rc = tpcc_autovacuum_tables(r)) != 0)
 		snprintf(err, errlen, "out of memory");
 	else
@@ -238,14 +235,9 @@ static void tpcc_teardown(struct emu_run *run)
 			dbm_sec_release(&r->t[t].sec);
 		else if (r->t[t].has_heap)
 			dbm_heap_release(&r->t[t].hs);
-	for (unsigned i = 0; r->d && i < 10 * r->w; i++)
-		pthread_mutex_destroy(&r->d[i].lock);
-	for (unsigned i = 0; r->wh && i < r->w; i++)
-		pthread_mutex_destroy(&r->wh[i]);
+	dbm_locks_release(&r->locks);
 	free(r->d);
-	free(r->wh);
 	r->d = NULL;
-	r->wh = NULL;
 }
 
 /* The CPU of @n rows a statement examines beyond its first. */
@@ -281,56 +273,58 @@ static int stock_update(struct emu_worker *w, struct tpcc_run *r, uint64_t sw, u
 	return rc ? rc : tpcc_row(w, r, T_STOCK, sw * 100000 + item, r->cost->upd, false);
 }
 
+/* The row keys of the lock table: a warehouse's, a district's (by its rank). */
+#define WAREHOUSE_ROW(wh) ((uint64_t)1 << 40 | (wh))
+#define DISTRICT_ROW(dr) ((uint64_t)2 << 40 | (dr))
+
 /*
- * Take a row lock until commit (a timed wait: all workers see the stop at
- * once). Under sysbench-tpcc's REPEATABLE READ, PostgreSQL makes a
- * transaction that waited for a row another one updated fail with a
- * serialization error once that one commits (first updater wins), and
- * sysbench-tpcc rolls it back and runs it again: TXN_SERIALIZE after the
- * wait, the row not locked (heap_update() returns TM_Updated before it
- * takes the tuple's lock). Keeping it locked through the rollback made the
- * holder's next transaction wait and fail in turn: the model retried 3-9
- * times as often as the server. MariaDB's repeatable read locks and goes on.
+ * Take a row lock until commit (dbm_lock.h: waiters served in turn). Under
+ * sysbench-tpcc's REPEATABLE READ, PostgreSQL makes a transaction that
+ * waited for a row another one updated fail with a serialization error once
+ * that one commits (first updater wins), and sysbench-tpcc rolls it back and
+ * runs it again: TXN_SERIALIZE after the wait, the row not taken
+ * (heap_update() returns TM_Updated). Keeping it locked through the
+ * rollback made the holder's next transaction wait and fail in turn: the
+ * model retried 3-9 times as often as the server; and handing it on from
+ * one loser to the next made the transactions that came meanwhile queue
+ * behind them and fail too (twice the server's retries at 8 threads on one
+ * warehouse), where on the server they find the new version free.
+ * MariaDB's repeatable read locks and goes on.
  */
-static int lock_row(struct emu_worker *w, const struct tpcc_run *r, pthread_mutex_t *m)
+static int lock_row(struct emu_worker *w, struct tpcc_run *r, uint64_t key)
 {
 	struct tpcc_worker *tw = w->priv;
-	bool waited = false;
+	bool waited;
+	int rc = r->db.model == DBM_POSTGRES && r->mix == TPCC_MIX_SYSBENCH ?
+		 dbm_lock_first_updater(w, &r->locks, key, w->id, &waited) :
+		 dbm_lock(w, &r->locks, key, w->id, &waited);
 
-	if (pthread_mutex_trylock(m)) {
-		waited = true;
+	if (waited)
 		emu_count(w, C_LOCK_WAITS, 1);
-		for (;;) {
-			struct timespec ts;
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_nsec += 10000000;
-			if (ts.tv_nsec >= 1000000000) {
-				ts.tv_sec++;
-				ts.tv_nsec -= 1000000000;
-			}
-			if (!pthread_mutex_timedlock(m, &ts))
-				break;
-			if (emu_stopping(w))
-				return 1;
-		}
-	}
-	if (waited && r->db.model == DBM_POSTGRES && r->mix == TPCC_MIX_SYSBENCH) {
-		pthread_mutex_unlock(m);
+	if (rc == -EAGAIN)
 		return TXN_SERIALIZE;
-	}
-	tw->held[tw->nheld++] = m;
+	if (rc)
+		return rc;      /* 1: stopping (nothing here closes a cycle) */
+	tw->held[tw->nheld++] = key;
 	return 0;
 }
 
-static void unlock_rows(struct tpcc_worker *tw)
+/* Release the rows held, after a commit or (@rolled_back) a rollback. */
+static void unlock_rows(struct emu_worker *w, bool rolled_back)
 {
-	while (tw->nheld)
-		pthread_mutex_unlock(tw->held[--tw->nheld]);
+	struct tpcc_worker *tw = w->priv;
+	struct tpcc_run *r = w->run->priv;
+
+	if (rolled_back)
+		dbm_unlock_rolled_back(&r->locks, tw->held, tw->nheld, w->id);
+	else
+		dbm_unlock(&r->locks, tw->held, tw->nheld, w->id);
+	tw->nheld = 0;
 }
 
-static void release_rows(void *tw)
+static void release_rows(void *w)
 {
-	unlock_rows(tw);
+	unlock_rows(w, false);
 }
 
 /* The worker's NURand constants: the run's, or (sysbench-tpcc's tpcc_common.lua
@@ -375,7 +369,7 @@ static int new_order(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 	int rc = stmt(w, r, T_WAREHOUSE, wh, 0, false);
 
 	if (!rc)
-		rc = lock_row(w, r, &r->d[dr].lock);
+		rc = lock_row(w, r, DISTRICT_ROW(dr));
 	if (!rc)
 		rc = stmt(w, r, T_DISTRICT, dr, r->cost->upd, false);
 	uint64_t o_id = atomic_fetch_add(&r->d[dr].next_o_id, 1);
@@ -474,14 +468,14 @@ static int payment(struct emu_worker *w, struct tpcc_run *r, uint64_t wh)
 	uint64_t cw = remote ? other_w(w, r, wh) : wh;
 	uint64_t cd = dist_rank(cw, tpcc_random(&w->rng, 0, 9));
 	bool sb = r->mix == TPCC_MIX_SYSBENCH;  /* each UPDATE followed by its SELECT */
-	int rc = lock_row(w, r, &r->wh[wh]);
+	int rc = lock_row(w, r, WAREHOUSE_ROW(wh));
 
 	if (!rc)
 		rc = stmt(w, r, T_WAREHOUSE, wh, r->cost->upd, false);
 	if (!rc && sb)
 		rc = stmt(w, r, T_WAREHOUSE, wh, 0, false);
 	if (!rc)
-		rc = lock_row(w, r, &r->d[dist_rank(wh, d)].lock);
+		rc = lock_row(w, r, DISTRICT_ROW(dist_rank(wh, d)));
 	if (!rc)
 		rc = stmt(w, r, T_DISTRICT, dist_rank(wh, d), r->cost->upd, false);
 	if (!rc && sb)
@@ -608,7 +602,7 @@ static int tpcc_step(struct emu_worker *w)
 			break;
 		dbm_stmt(w, &r->db);    /* ROLLBACK */
 		dbm_rollback(w, &r->db, &tw->txn);
-		unlock_rows(tw);
+		unlock_rows(w, true);
 		emu_count(w, C_RETRIES, 1);
 		if (emu_stopping(w))
 			return 0;
@@ -621,9 +615,9 @@ static int tpcc_step(struct emu_worker *w)
 		dbm_stmt(w, &r->db);    /* COMMIT */
 		/* the rows released where the engine releases them: InnoDB before
 		   its commit waits for the log, PostgreSQL after */
-		rc = dbm_commit(w, &r->db, &tw->txn, release_rows, tw);
+		rc = dbm_commit(w, &r->db, &tw->txn, release_rows, w);
 	}
-	unlock_rows(tw);
+	unlock_rows(w, true);   /* held still: rolled back, or the run stopping */
 	if (rc) {
 		tw->txn = (struct dbm_txn){ 0 };
 		return rc < 0 ? rc : 0;

@@ -13,6 +13,7 @@
 
 #include "dbmodel/dbm.h"
 #include "dbmodel/dbm_heap.h"
+#include "dbmodel/dbm_lock.h"
 #include "dbmodel/tpcc_mix.h"
 
 /* Tables and secondary indexes, each one tree of ranks. */
@@ -54,7 +55,6 @@ struct tpcc_nurand_c {
 };
 
 struct tpcc_district {
-	pthread_mutex_t lock;           /* the district row, held from update to commit */
 	_Atomic uint64_t next_o_id;     /* d_next_o_id */
 	_Atomic uint64_t next_deliv;    /* oldest undelivered order */
 	/* the items of its last 20 orders' lines (0: a loaded order's, not
@@ -70,7 +70,7 @@ struct tpcc_run {
 	uint64_t cap;                   /* order slots per district */
 	struct tpcc_nurand_c c;         /* NURand's constants, drawn once per run */
 	struct tpcc_district *d;        /* 10 * w */
-	pthread_mutex_t *wh;            /* warehouse rows */
+	struct dbm_locks locks;         /* warehouse and district rows, held from update to commit */
 	_Atomic uint64_t hist;          /* history rows appended */
 	bool think;
 	enum tpcc_mix mix;              /* sysbench-tpcc's also means its schema and statements */
@@ -86,7 +86,7 @@ struct tpcc_worker {
 	struct tpcc_deck deck;
 	struct tpcc_nurand_c c;         /* sysbench-tpcc draws them per thread; else the run's */
 	bool c_drawn;
-	pthread_mutex_t *held[3];       /* row locks held until commit */
+	uint64_t held[3];               /* row locks held until commit */
 	unsigned nheld;
 };
 

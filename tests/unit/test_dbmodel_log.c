@@ -836,6 +836,165 @@ static void lock_deadlock(void)
 	free(h);
 }
 
+struct lk_waiter { struct harness *h; struct dbm_locks *l; uint32_t me; bool loses; int rc; bool waited; };
+
+static void *lock_row_7(void *p)
+{
+	struct lk_waiter *a = p;
+	struct emu_worker *w = &a->h->w[a->me].pub;
+	a->rc = a->loses ? dbm_lock_first_updater(w, a->l, 7, a->me, &a->waited) :
+			   dbm_lock(w, a->l, 7, a->me, &a->waited);
+	return NULL;
+}
+
+/* Wait (up to 10 s) until worker @me waits for a row. */
+static void until_waiting(struct dbm_locks *l, uint32_t me)
+{
+	uint64_t give_up = emu_now() + 10000000000ull;
+	for (;;) {
+		pthread_mutex_lock(&l->mx);
+		bool waiting = l->want[me] != 0;
+		pthread_mutex_unlock(&l->mx);
+		if (waiting || emu_now() > give_up)
+			break;
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	}
+}
+
+/* The holder of row 7, or UINT32_MAX when nobody holds it. */
+static uint32_t holder_of_7(struct dbm_locks *l)
+{
+	uint32_t who = UINT32_MAX;
+	pthread_mutex_lock(&l->mx);
+	for (uint32_t i = 0; i < DBM_LOCK_SLOTS; i++)
+		if (l->key[i] == 7 + 1)
+			who = l->owner[i];
+	pthread_mutex_unlock(&l->mx);
+	return who;
+}
+
+/* Whatever a check above found, let every waiter for row 7 have it and end
+   (a test that failed ends instead of hanging in its joins). */
+static void drain_7(struct dbm_locks *l)
+{
+	uint64_t key = 7;
+	for (uint64_t give_up = emu_now() + 10000000000ull; emu_now() < give_up;) {
+		pthread_mutex_lock(&l->mx);
+		bool done = !l->waiting;
+		pthread_mutex_unlock(&l->mx);
+		uint32_t who = holder_of_7(l);
+		if (who != UINT32_MAX)
+			dbm_unlock(l, &key, 1, who);
+		else if (done)
+			break;
+	}
+}
+
+/*
+ * Waiters get the row in the order they came, as InnoDB's lock queue grants
+ * them: the release hands it to the first in line (worker 2, which came
+ * before worker 1), the next release to worker 1, and the row is held all
+ * the while, so no newcomer can take it between two of them.
+ */
+static void lock_queue_order(void)
+{
+	struct harness *h = harness_new(DBM_INNODB, 8 << 20, 0);
+	struct dbm_locks l;
+	struct lk_waiter a[3] = { [1] = { .me = 1, .rc = -1 }, [2] = { .me = 2, .rc = -1 } };
+	pthread_t tid[3];
+	bool waited;
+	uint64_t key = 7;
+
+	if (!h)
+		return;
+	dbm_locks_init(&l);
+	CHECK(dbm_lock(&h->w[0].pub, &l, key, 0, &waited) == 0 && !waited, "worker 0 holds the row");
+	for (uint32_t me = 2; me >= 1; me--) {
+		a[me].h = h;
+		a[me].l = &l;
+		pthread_create(&tid[me], NULL, lock_row_7, &a[me]);
+		until_waiting(&l, me);
+	}
+	dbm_unlock(&l, &key, 1, 0);
+	uint32_t first = holder_of_7(&l);
+	CHECK(first == 2, "released, the row is the first waiter's (worker 2): %u", first);
+	dbm_unlock(&l, &key, 1, first);
+	uint32_t second = holder_of_7(&l);
+	CHECK(second == 1, "then the second's (worker 1): %u", second);
+	dbm_unlock(&l, &key, 1, second);
+	drain_7(&l);
+	for (uint32_t me = 1; me <= 2; me++) {
+		pthread_join(tid[me], NULL);
+		CHECK(a[me].rc == 0 && a[me].waited, "worker %u got it after waiting (%d)", me, a[me].rc);
+	}
+	CHECK(l.used == 0 && l.waiting == 0, "nobody left: the row is free");
+	dbm_locks_release(&l);
+	harness_release(h);
+	free(h);
+}
+
+/*
+ * PostgreSQL's first updater wins: a waiter that loses the row is told when
+ * its holder releases it and does not take it; the next in line that takes
+ * rows gets it even though it came later, and with nobody else the row is
+ * free; but when the holder rolls back, the first in line takes it.
+ */
+static void lock_first_updater(void)
+{
+	struct harness *h = harness_new(DBM_POSTGRES, 8 << 20, 0);
+	struct dbm_locks l;
+	struct lk_waiter a[4] = { [1] = { .me = 1, .loses = true, .rc = -1 },
+				  [2] = { .me = 2, .rc = -1 }, [3] = { .me = 3, .loses = true, .rc = -1 } };
+	pthread_t tid[4];
+	bool waited;
+	uint64_t key = 7;
+
+	if (!h)
+		return;
+	dbm_locks_init(&l);
+	CHECK(dbm_lock_first_updater(&h->w[0].pub, &l, key, 0, &waited) == 0 && !waited,
+	      "a free row is taken");
+	for (uint32_t me = 1; me <= 2; me++) {
+		a[me].h = h;
+		a[me].l = &l;
+		pthread_create(&tid[me], NULL, lock_row_7, &a[me]);
+		until_waiting(&l, me);
+	}
+	dbm_unlock(&l, &key, 1, 0);
+	uint32_t holder = holder_of_7(&l);
+	CHECK(holder == 2, "released: worker 2 takes it, worker 1 (first in line) loses: %u", holder);
+	if (holder != 2)
+		drain_7(&l);
+	pthread_join(tid[1], NULL);
+	CHECK(a[1].rc == -EAGAIN && a[1].waited, "worker 1 told it lost (%d)", a[1].rc);
+	pthread_join(tid[2], NULL);
+	CHECK(a[2].rc == 0 && a[2].waited, "worker 2 holds it (%d)", a[2].rc);
+	a[3].h = h;
+	a[3].l = &l;
+	pthread_create(&tid[3], NULL, lock_row_7, &a[3]);
+	until_waiting(&l, 3);
+	dbm_unlock(&l, &key, 1, 2);
+	pthread_join(tid[3], NULL);
+	CHECK(a[3].rc == -EAGAIN && holder_of_7(&l) == UINT32_MAX && l.used == 0 && l.waiting == 0,
+	      "only a loser waited: it is told, the row free (%d)", a[3].rc);
+	/* a holder that rolls back changed nothing: its first waiter takes the row */
+	CHECK(dbm_lock_first_updater(&h->w[0].pub, &l, key, 0, &waited) == 0, "worker 0 holds it again");
+	a[1].rc = -1;
+	pthread_create(&tid[1], NULL, lock_row_7, &a[1]);
+	until_waiting(&l, 1);
+	dbm_unlock_rolled_back(&l, &key, 1, 0);
+	holder = holder_of_7(&l);
+	CHECK(holder == 1, "rolled back: the waiter that would have lost holds it: %u", holder);
+	if (holder != 1)
+		drain_7(&l);
+	pthread_join(tid[1], NULL);
+	CHECK(a[1].rc == 0 && a[1].waited, "and was told it holds it (%d)", a[1].rc);
+	dbm_unlock(&l, &key, 1, 1);
+	dbm_locks_release(&l);
+	harness_release(h);
+	free(h);
+}
+
 /* Frame of @page dirty? (the page must be in the pool) */
 static bool page_dirty(struct harness *h, uint64_t page)
 {
@@ -1423,5 +1582,7 @@ int main(void)
 	RUN(change_waits_for_write);
 	RUN(lock_table);
 	RUN(lock_deadlock);
+	RUN(lock_queue_order);
+	RUN(lock_first_updater);
 	return check_done();
 }
