@@ -139,8 +139,8 @@ static int acquire(struct emu_worker *w, struct dbm_locks *l, uint64_t key, uint
 			l->waiting++;
 			if (me >= l->hi)
 				l->hi = me + 1;
-			/* the slot stays while anyone waits: look it up again after each wait,
-			   as a removal elsewhere may have shifted it back */
+			/* until a release hands it the row (want cleared) or, a loser,
+			   its turn to leave comes; the slot itself may move meanwhile */
 			while (l->want[me]) {
 				if (l->lost[me] && first_loser(l, k) == me) {
 					lose_turn(l, me, k);
