@@ -70,7 +70,7 @@ struct tpcc_run {
 	uint64_t cap;                   /* order slots per district */
 	struct tpcc_nurand_c c;         /* NURand's constants, drawn once per run */
 	struct tpcc_district *d;        /* 10 * w */
-	struct dbm_locks locks;         /* warehouse and district rows, held from update to commit */
+	struct dbm_locks locks;         /* warehouse, district, oldest new-order rows: update to commit */
 	_Atomic uint64_t hist;          /* history rows appended */
 	bool think;
 	enum tpcc_mix mix;              /* sysbench-tpcc's also means its schema and statements */
@@ -86,7 +86,7 @@ struct tpcc_worker {
 	struct tpcc_deck deck;
 	struct tpcc_nurand_c c;         /* sysbench-tpcc draws them per thread; else the run's */
 	bool c_drawn;
-	uint64_t held[3];               /* row locks held until commit */
+	uint64_t held[12];              /* row locks held until commit (Delivery's: 10) */
 	unsigned nheld;
 };
 

@@ -55,6 +55,16 @@ check "--mix sysbench-tpcc on postgres, 4 threads" run --mix sysbench-tpcc --eng
 jq_check "... waits for the same row end in retries, never more of them than waits" sbpg.json \
 	'.points[0].counters | .lock_waits > 0 and .retries > 0 and .retries <= .lock_waits'
 jq_check "... InnoDB's never" sb.json '.points[0].counters.retries == 0'
+# Delivery locks each district's oldest new order to commit (SELECT ... FOR
+# UPDATE): on one warehouse a second Delivery waits for the first, once, at
+# its first district; terminals at their own warehouses never wait
+check "8 terminals on one warehouse" run --threads 8 --time 5 --json dl.json
+jq_check "... Deliveries wait for each other, each at most once" dl.json '.points[0] |
+	.counters.delivery_waits > 0 and .counters.delivery_waits <= .classes.delivery.ops and
+	.counters.delivery_waits <= .counters.lock_waits'
+check "2 terminals on 2 warehouses" "$APPIO" run tpcc --target f2.dat --size 512M --warehouses 2 \
+	--order-growth 1000 --threads 2 --time 3 --json dl2.json
+jq_check "... never wait" dl2.json '.points[0] | .classes.delivery.ops > 0 and .counters.lock_waits == 0'
 # --warmup-txns: the warm-up points end on a count of transactions (a
 # server's), here past --time 1 at 100 a second
 check "--warmup-points 1 --warmup-txns 150 at 100 TPS, --time 1" run --threads 2,2 \
