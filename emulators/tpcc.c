@@ -80,6 +80,8 @@
 #include "tpcc_int.h"
 
 enum { CLS_NO = DBM_NCLS, CLS_PAY, CLS_OS, CLS_DLV, CLS_SL };
+#define TYPE_NAMES "new_order", "payment", "order_status", "delivery", "stock_level"
+static const char *const type_names[] = { TYPE_NAMES, NULL };
 enum { C_NEW_ORDERS = DBM_NCOUNTERS, C_NO_ROLLBACKS, C_LOCK_WAITS, C_RETRIES, C_DELIVERY_WAITS };
 
 #define TXN_ROLLBACK  2         /* New-Order's deliberate rollback */
@@ -721,9 +723,25 @@ static void tpcc_point_end(struct emu_run *run, const struct point_result *p)
 	emu_info(run, key, val);
 }
 
+/* Each point as 'appio db run tpcc' prints the server's: its rates, its waits,
+   each transaction type's latency; then the tpmC of every point on one line. */
 static void tpcc_summary(const void *opts, const struct result *res, FILE *f)
 {
 	(void)opts;
+	for (unsigned i = 0; i < res->npoints; i++) {
+		const struct point_result *p = &res->points[i];
+		const struct cls_result *tx = point_class(p, "txn");
+		if (!tx || p->ncounters <= C_DELIVERY_WAITS)
+			continue;
+		const uint64_t *k = p->counters;
+		fprintf(f, "\n%-8s %10s %10s %10s %14s %8s %9s\n", "threads", "TPS", "tpmC", "lock_waits",
+			"delivery_waits", "retries", "rollbacks");
+		fprintf(f, "%-8u %10.1f %10.1f %10llu %14llu %8llu %9llu%s\n", p->pt.threads, tx->ops_per_s,
+			tpmc(p), (unsigned long long)k[C_LOCK_WAITS], (unsigned long long)k[C_DELIVERY_WAITS],
+			(unsigned long long)k[C_RETRIES], (unsigned long long)k[C_NO_ROLLBACKS],
+			p->partial ? " (p)" : "");
+		result_print_class_rows(p, "transaction", type_names, f);
+	}
 	fputs("tpmC (committed New-Orders per minute):", f);
 	for (unsigned i = 0; i < res->npoints; i++)
 		fprintf(f, "%s %.0f at %u thread%s", i ? "," : "", tpmc(&res->points[i]),
@@ -739,8 +757,7 @@ const struct emu_ops emu_tpcc = {
 	.opts_size = sizeof(struct tpcc_opts),
 	.run_priv_size = sizeof(struct tpcc_run),
 	.worker_priv_size = sizeof(struct tpcc_worker),
-	.classes = (const char *const[]){ DBM_CLASS_NAMES, "new_order", "payment", "order_status",
-					  "delivery", "stock_level", NULL },
+	.classes = (const char *const[]){ DBM_CLASS_NAMES, TYPE_NAMES, NULL },
 	.counters = (const char *const[]){ DBM_COUNTER_NAMES, "new_orders", "no_rollbacks",
 					   "lock_waits", "retries", "delivery_waits", NULL },
 	.suite_review_args = "--threads 2,4,8,16,32 --time 300 --ramp 30 --warehouses 20 --size 4G",

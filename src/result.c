@@ -636,6 +636,21 @@ static void print_rate(const struct result *r, FILE *f)
 	}
 }
 
+void result_print_class_rows(const struct point_result *p, const char *what,
+			     const char *const *names, FILE *f)
+{
+	fprintf(f, "  %-14s %10s %10s %10s %10s\n", what, "count", "mean", "p99", "max");
+	for (; *names; names++) {
+		const struct cls_result *c = point_class(p, *names);
+		char m[32], q[32], x[32];
+		if (!c)
+			continue;
+		fprintf(f, "  %-14s %10llu %10s %10s %10s\n", c->name, (unsigned long long)c->ops,
+			fmt_ns(c->lat.mean, m, sizeof(m)), fmt_ns((double)c->lat.p99, q, sizeof(q)),
+			fmt_ns((double)c->lat.max, x, sizeof(x)));
+	}
+}
+
 void result_print_table(const struct result *r, FILE *f)
 {
 	if (!r->npoints)

@@ -557,15 +557,6 @@ void db_tpcc_summary(const void *opts, const struct result *res, FILE *f)
 			(unsigned long long)k[K_LOCK_WAITS], (unsigned long long)k[K_SERIALIZATION],
 			(unsigned long long)rb->ops, (unsigned long long)k[K_RECONNECTS],
 			p->partial ? " (p)" : "");
-		fprintf(f, "  %-14s %10s %10s %10s %10s\n", "transaction", "count", "mean", "p99", "max");
-		for (unsigned t = 0; t <= TPCC_NTXN; t++) {
-			const struct cls_result *c = point_class(p, tpcc_classes[C_TYPE0 + t]);
-			char m[32], q[32], x[32];
-			if (!c)
-				continue;
-			fprintf(f, "  %-14s %10llu %10s %10s %10s\n", c->name, (unsigned long long)c->ops,
-				fmt_ns(c->lat.mean, m, sizeof(m)), fmt_ns((double)c->lat.p99, q, sizeof(q)),
-				fmt_ns((double)c->lat.max, x, sizeof(x)));
-		}
+		result_print_class_rows(p, "transaction", &tpcc_classes[C_TYPE0], f);
 	}
 }

@@ -273,6 +273,14 @@ int result_write_csv(const struct result *r, const char *prefix, char *err, size
 /* The text table: a row per point, units on every number. */
 void result_print_table(const struct result *r, FILE *f);
 
+/*
+ * Under a header whose first column is @what, a row per class of @names
+ * (NULL-terminated) that point @p has: its count, mean, p99 and maximum
+ * latency, indented by two spaces (a point's breakdown, e.g. by transaction type).
+ */
+void result_print_class_rows(const struct point_result *p, const char *what,
+			     const char *const *names, FILE *f);
+
 /* "1.23 ms", "850 us", "2.1 s": @ns with a unit that suits it. */
 char *fmt_ns(double ns, char *buf, size_t len);
 

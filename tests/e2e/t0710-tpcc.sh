@@ -33,6 +33,16 @@ jq_check "tpmC per point in the result: committed New-Orders per minute" t.json 
 want=$(jq -r '.points[0] | (.counters.new_orders - .counters.no_rollbacks) / .time_s * 60 | round' t1.json 2>/dev/null)
 grep -qx "tpmC (committed New-Orders per minute): $want at 2 threads" t1.txt &&
 	ok "and after the table ($want at 2 threads)" || not_ok "tpmC after the table: $(grep tpmC t1.txt), want $want"
+# each point as 'appio db run tpcc' prints the server's: its waits, and a row per
+# transaction type (count, mean, p99, max), the counts the result's
+want=$(jq -r '.points[0] | [.counters.lock_waits, .counters.delivery_waits, .counters.retries,
+	.counters.no_rollbacks, (.classes | .new_order.ops, .payment.ops, .order_status.ops,
+	.delivery.ops, .stock_level.ops)] | map(tostring) | join(" ")' t1.json 2>/dev/null)
+got=$(awk '$1 == "threads" && $4 == "lock_waits" { getline; r = $4 " " $5 " " $6 " " $7 }
+	$1 ~ /^(new_order|payment|order_status|delivery|stock_level)$/ && NF == 8 { r = r " " $2 }
+	END { print r }' t1.txt)
+[ -n "$want" ] && [ "$got" = "$want" ] && ok "waits and each type's count, mean, p99 after the table" ||
+	not_ok "the per-type rows: got '$got', want '$want'"
 jq_check "pages written <= pages dirtied" t.json \
 	'([.points[].counters.pages_dirtied] | add) as $d | $d > 0 and ([.points[].counters.pages_written] | add) <= $d'
 jq_check "one fsync per log flush" t.json 'all(.points[]; .counters.log_flushes > 0 and .counters.log_fsyncs == .counters.log_flushes)'
