@@ -861,6 +861,15 @@ static void until_waiting(struct dbm_locks *l, uint32_t me)
 	}
 }
 
+/* Start @a asking for row 7 in thread @tid and return once it waits. */
+static void start_waiter(struct harness *h, struct dbm_locks *l, struct lk_waiter *a, pthread_t *tid)
+{
+	a->h = h;
+	a->l = l;
+	pthread_create(tid, NULL, lock_row_7, a);
+	until_waiting(l, a->me);
+}
+
 /* The holder of row 7, or UINT32_MAX when nobody holds it. */
 static uint32_t holder_of_7(struct dbm_locks *l)
 {
@@ -909,12 +918,8 @@ static void lock_queue_order(void)
 		return;
 	dbm_locks_init(&l);
 	CHECK(dbm_lock(&h->w[0].pub, &l, key, 0, &waited) == 0 && !waited, "worker 0 holds the row");
-	for (uint32_t me = 2; me >= 1; me--) {
-		a[me].h = h;
-		a[me].l = &l;
-		pthread_create(&tid[me], NULL, lock_row_7, &a[me]);
-		until_waiting(&l, me);
-	}
+	for (uint32_t me = 2; me >= 1; me--)
+		start_waiter(h, &l, &a[me], &tid[me]);
 	dbm_unlock(&l, &key, 1, 0);
 	uint32_t first = holder_of_7(&l);
 	CHECK(first == 2, "released, the row is the first waiter's (worker 2): %u", first);
@@ -954,12 +959,8 @@ static void lock_first_updater(void)
 	dbm_locks_init(&l);
 	CHECK(dbm_lock_first_updater(&h->w[0].pub, &l, key, 0, &waited) == 0 && !waited,
 	      "a free row is taken");
-	for (uint32_t me = 1; me <= 2; me++) {
-		a[me].h = h;
-		a[me].l = &l;
-		pthread_create(&tid[me], NULL, lock_row_7, &a[me]);
-		until_waiting(&l, me);
-	}
+	for (uint32_t me = 1; me <= 2; me++)
+		start_waiter(h, &l, &a[me], &tid[me]);
 	dbm_unlock(&l, &key, 1, 0);
 	uint32_t holder = holder_of_7(&l);
 	CHECK(holder == 2, "released: worker 2 takes it, worker 1 (first in line) loses: %u", holder);
@@ -969,10 +970,7 @@ static void lock_first_updater(void)
 	CHECK(a[1].rc == -EAGAIN && a[1].waited, "worker 1 told it lost (%d)", a[1].rc);
 	pthread_join(tid[2], NULL);
 	CHECK(a[2].rc == 0 && a[2].waited, "worker 2 holds it (%d)", a[2].rc);
-	a[3].h = h;
-	a[3].l = &l;
-	pthread_create(&tid[3], NULL, lock_row_7, &a[3]);
-	until_waiting(&l, 3);
+	start_waiter(h, &l, &a[3], &tid[3]);
 	dbm_unlock(&l, &key, 1, 2);
 	pthread_join(tid[3], NULL);
 	CHECK(a[3].rc == -EAGAIN && holder_of_7(&l) == UINT32_MAX && l.used == 0 && l.waiting == 0,
@@ -980,8 +978,7 @@ static void lock_first_updater(void)
 	/* a holder that rolls back changed nothing: its first waiter takes the row */
 	CHECK(dbm_lock_first_updater(&h->w[0].pub, &l, key, 0, &waited) == 0, "worker 0 holds it again");
 	a[1].rc = -1;
-	pthread_create(&tid[1], NULL, lock_row_7, &a[1]);
-	until_waiting(&l, 1);
+	start_waiter(h, &l, &a[1], &tid[1]);
 	dbm_unlock_rolled_back(&l, &key, 1, 0);
 	holder = holder_of_7(&l);
 	CHECK(holder == 1, "rolled back: the waiter that would have lost holds it: %u", holder);
