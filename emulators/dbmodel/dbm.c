@@ -605,6 +605,13 @@ static uint64_t at_threads(const struct emu_worker *w, const struct dbm *db, uin
 	return ns + (uint64_t)((double)ns * db->backend_frac * (t - db->cpuq.n));
 }
 
+void dbm_cpu_take(struct emu_worker *w, struct dbm *db)
+{
+	uint64_t ns = dbm_cpus_take(&db->cpuq);
+	if (ns)
+		emu_count(w, DBM_C_CPU_WAIT_US, ns / 1000);
+}
+
 /*
  * Burn the statement's CPU (dbm_burn()), in its turn for one of the CPUs
  * (dbm_cpu.h), so that with more threads than CPUs a statement takes
@@ -618,7 +625,7 @@ void dbm_cpu(struct emu_worker *w, struct dbm *db, uint64_t ns)
 		return;
 	ns = at_threads(w, db, ns);
 	emu_count(w, DBM_C_CPU_US, ns / 1000);
-	dbm_cpus_take(&db->cpuq);
+	dbm_cpu_take(w, db);
 	uint64_t t0 = dbm_thread_cpu_ns();
 	extra_burnt += dbm_burn(db->burn, db->burn_rate, t0, ns) - t0;
 	dbm_cpus_give(&db->cpuq);
@@ -637,7 +644,7 @@ void dbm_cpu(struct emu_worker *w, struct dbm *db, uint64_t ns)
  */
 static void stmt_burn(struct emu_worker *w, struct dbm *db, uint64_t cost)
 {
-	dbm_cpus_take(&db->cpuq);
+	dbm_cpu_take(w, db);
 	uint64_t now = dbm_thread_cpu_ns();
 	uint64_t own = stmt_mark && now - stmt_mark > extra_burnt ? now - stmt_mark - extra_burnt : 0;
 	/* the release's wake-up is the next statement's */

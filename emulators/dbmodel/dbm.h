@@ -147,7 +147,7 @@ enum dbm_counter {
 	DBM_C_STALL_US, DBM_C_FREE_WAITS, DBM_C_SPLITS, DBM_C_MERGES, DBM_C_PURGED, DBM_C_CPU_US,
 	DBM_C_CPU_OVER_US, DBM_C_LRU_WRITTEN, DBM_C_UNDO_READS, DBM_C_UNDO_WRITTEN,
 	DBM_C_RSEG_WRITTEN, DBM_C_WRITE_FIX_WAITS, DBM_C_PURGE_CPU_US, DBM_C_NEIGHBORS,
-	DBM_C_VAC_READS, DBM_C_VAC_WRITTEN, DBM_NCOUNTERS
+	DBM_C_VAC_READS, DBM_C_VAC_WRITTEN, DBM_C_CPU_WAIT_US, DBM_NCOUNTERS
 };
 #define DBM_COUNTER_NAMES \
 	"txns", "statements", "bp_read_requests", "bp_reads", "pages_created", "pages_dirtied", \
@@ -157,7 +157,8 @@ enum dbm_counter {
 	"log_stall_us", "free_page_waits", "page_splits", "page_merges", "purge_records", \
 	"cpu_model_us", "cpu_over_us", "pages_lru_flushed", "undo_pages_read", \
 	"undo_pages_written", "rseg_pages_written", "write_fix_waits", "cpu_purge_us", \
-	"pages_neighbor_flushed", "autovacuum_reads", "autovacuum_written"
+	"pages_neighbor_flushed", "autovacuum_reads", "autovacuum_written", \
+	"cpu_wait_us"
 
 /* dbm_page() flags. */
 enum dbm_page_flags {
@@ -388,6 +389,9 @@ static inline uint64_t dbm_us_to_ns(double us)
 {
 	return (uint64_t)(us * 1000 + 0.5);
 }
+
+/* Queue for one of the model's CPUs (db->cpuq); the wait counts in cpu_wait_us. */
+void dbm_cpu_take(struct emu_worker *w, struct dbm *db);
 
 /* @ns of CPU on the calling thread's CPU clock (a statement's extra work). */
 void dbm_cpu(struct emu_worker *w, struct dbm *db, uint64_t ns);

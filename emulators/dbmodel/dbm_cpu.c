@@ -13,6 +13,13 @@
 
 const char *const dbm_burn_names[] = { "work", "time", NULL };
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 uint64_t dbm_thread_cpu_ns(void)
 {
 	struct timespec ts;
@@ -71,11 +78,11 @@ void dbm_cpus_init(struct dbm_cpus *c, unsigned n)
 		atomic_store(&c->ring[i], 0);
 }
 
-bool dbm_cpus_take(struct dbm_cpus *c)
+uint64_t dbm_cpus_take(struct dbm_cpus *c)
 {
 	uint32_t t = atomic_fetch_add(&c->next, 1);
 	_Atomic uint32_t *word = &c->ring[t & (DBM_CPU_RING - 1)];
-	bool waited = false;
+	uint64_t from = 0;      /* the clock is read only by a ticket that waits */
 
 	for (;;) {
 		/* the word is read before the count: a release between the two
@@ -83,8 +90,9 @@ bool dbm_cpus_take(struct dbm_cpus *c)
 		uint32_t v = atomic_load(word);
 		uint32_t ahead = t - atomic_load(&c->served);
 		if ((int32_t)(ahead - c->n) < 0)
-			return waited;
-		waited = true;
+			return from ? mono_ns() - from + 1 : 0;
+		if (!from)
+			from = mono_ns();
 		if (ahead == c->n)
 			sched_yield();  /* next in line: on the CPU when one frees */
 		else

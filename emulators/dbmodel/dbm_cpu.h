@@ -81,8 +81,8 @@ uint64_t dbm_burn(enum dbm_burn how, double rate, uint64_t start, uint64_t ns);
 /* Set @c up for @n CPUs (at least 1). */
 void dbm_cpus_init(struct dbm_cpus *c, unsigned n);
 
-/* Queue for a CPU and return once this thread may burn; true if it waited. */
-bool dbm_cpus_take(struct dbm_cpus *c);
+/* Queue for a CPU and return once this thread may burn: the ns it waited (0: none). */
+uint64_t dbm_cpus_take(struct dbm_cpus *c);
 
 /* Give the CPU back: the next ticket in line may run. */
 void dbm_cpus_give(struct dbm_cpus *c);

@@ -137,7 +137,7 @@ int dbm_log_up_to(struct emu_worker *w, struct dbm *db, uint64_t lsn, bool durab
 		 * alone (docs/fidelity-history.md, "The CPUs as a run queue").
 		 */
 		if (db->model == DBM_INNODB) {
-			dbm_cpus_take(&db->cpuq);
+			dbm_cpu_take(w, db);
 			dbm_cpus_give(&db->cpuq);
 		}
 		uint64_t to = atomic_load(&db->lsn);

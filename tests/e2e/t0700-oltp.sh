@@ -110,6 +110,11 @@ jq_check "... said (10 %) and counted: 600 us a statement, not 500 nor 700" back
 	'.info["oltp.cpu_per_backend_pct"] == "10" and
 	 (.points[0].counters | .statements > 0 and (.cpu_model_us - .cpu_over_us) as $c |
 	  $c >= 600 * .statements and $c <= 601 * .statements)'
+# two threads beyond the CPUs, never off a CPU between statements: each statement queues
+# behind the ones burning (some 600 us at 2 CPUs), and the wait is counted
+jq_check "... the statements' wait for a CPU counted: cpu_wait_us >= 100 a statement" backend.json \
+	'.points[0].counters | .statements > 0 and .cpu_wait_us >= 100 * .statements'
+jq_check "... none at one thread" scale.json '.points[0].counters.cpu_wait_us == 0'
 jq_check "... InnoDB's default 0 (its connections are threads of one process)" ro.json \
 	'.info["oltp.cpu_per_backend_pct"] == "0"'
 jq_check "the statements burnt as work by default, at the rate measured at the start" ro.json \

@@ -65,7 +65,7 @@ static void at_most_n_inside(void)
 }
 
 static atomic_uint order;
-struct waiter { unsigned place; bool waited; };
+struct waiter { unsigned place; uint64_t waited; };    /* ns */
 
 static void *wait_turn(void *arg)
 {
@@ -87,7 +87,8 @@ static void until_queued(uint32_t n)
 static void first_come_first_served(void)
 {
 	pthread_t ta, tb;
-	struct waiter a = { 0, false }, b = { 0, false };
+	struct waiter a = { 0, 0 }, b = { 0, 0 };
+	struct timespec held = { 0, 20000000 };
 
 	dbm_cpus_init(&q, 1);
 	atomic_store(&order, 0);
@@ -98,10 +99,13 @@ static void first_come_first_served(void)
 	pthread_create(&tb, NULL, wait_turn, &b);
 	until_queued(2);
 	CHECK(dbm_cpus_queued(&q) == 2, "two queued, saw %u", dbm_cpus_queued(&q));
+	nanosleep(&held, NULL);
 	dbm_cpus_give(&q);
 	pthread_join(ta, NULL);
 	pthread_join(tb, NULL);
-	CHECK(a.waited && b.waited, "both waited (%d, %d)", a.waited, b.waited);
+	/* both queued before the CPU was held 20 ms more: the wait is counted (cpu_wait_us) */
+	CHECK(a.waited >= 20000000 && b.waited >= 20000000, "both waited 20 ms or more (%llu, %llu ns)",
+	      (unsigned long long)a.waited, (unsigned long long)b.waited);
 	CHECK(a.place == 0 && b.place == 1, "A before B: places %u, %u", a.place, b.place);
 }
 
@@ -119,7 +123,7 @@ static void *wake_up(void *arg)
 static void waker_ahead_of_the_queue(void)
 {
 	pthread_t ta, tw;
-	struct waiter a = { 0, false };
+	struct waiter a = { 0, 0 };
 	bool waited = false;
 	struct timespec ms1 = { 0, 1000000 };
 
