@@ -114,8 +114,8 @@ static const struct opt_def tpcc_opt_table[] = {
 	  mix_names },
 	{ "cpu-per-row", OPT_DOUBLE, O(cpu_per_row), "-1",
 	  "microseconds of CPU per row a statement examines beyond the first (joins, ranges, sorts; "
-	  "-1: calibrated default, 3.2 innodb, 14 postgres; with --cpu-per-stmt -1 TPC-C's own "
-	  "statement cost too, 53 innodb, 100 postgres)" },
+	  "-1: calibrated default, 3.81 innodb, 14 postgres; with --cpu-per-stmt -1 TPC-C's own "
+	  "statement cost too, 63.1 innodb, 100 postgres)" },
 	{ "warmup-points", OPT_UINT, O(warmup_points), "0",
 	  "the first N sweep points are the warm-up a user runs before measuring (the same mix; "
 	  "the pool stays warm across points); with --warmup-txns they end on a count",
