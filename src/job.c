@@ -27,7 +27,7 @@ const struct opt_def job_run_opt_table[] = {
 	  "file or block device to test (a folder for file-system emulators); a new file is laid out first",
 	  .flags = OPT_TARGET | OPT_WHERE },
 	{ "size", OPT_SIZE, R(size), NULL,
-	  "bytes of the target to use (k/M/G/T); a new file is 1G, a device is used whole",
+	  "bytes of the target to use (k/M/G/T); a new file is 1G (oltp and tpcc lay it out further when their tables and log need more), a device is used whole",
 	  .min = 4096, .max = 1ULL << 56, .flags = OPT_TARGET | OPT_WHERE },
 	{ "threads", OPT_ULIST, R(threads), "1",
 	  "worker threads, a comma list: each value is a sweep point (e.g. 2,4,8,16)",
@@ -321,8 +321,10 @@ int job_open_target(struct job *j, volatile sig_atomic_t *stop, char *err, size_
 			return fail(err, errlen, "--target: '%s' does not exist; a read-only profile "
 				    "needs existing data (give --size to create and lay it out)",
 				    path);
-		if (!ta.size)   /* a new file for a writing workload: the documented default */
+		if (!ta.size) { /* a new file for a writing workload: the documented default */
 			ta.size = 1ULL << 30;
+			ta.size_default = true;
+		}
 	}
 	char first[sizeof(msg)];
 	if (ta.path == msg) {
@@ -340,9 +342,11 @@ int job_open_target(struct job *j, volatile sig_atomic_t *stop, char *err, size_
 	if (!(j->emu->flags & EMU_TARGET_DIR) && j->target.kind == TARGET_DIR)
 		return fail(err, errlen, "--target: '%s' is a directory ('%s' needs a file or a block "
 			    "device)", path, j->preset ? j->preset->name : j->emu->name);
-	if (j->ro.target_split)
+	if (j->ro.target_split) {
 		mpi_run_slice(j->target.size, 1 << 20, mpi_run_rank(), mpi_run_size(), &j->target.base,
 			      &j->target.size);
+		j->target.size_default = false;         /* a slice of a shared file: not grown */
+	}
 	return 0;
 }
 

@@ -482,6 +482,7 @@ int runner_run(const struct run_config *cfg, struct result *res, char *err, size
 	copy_target(res, cfg->target);
 	if (emu->setup)
 		rc = emu->setup(&er, err, errlen);
+	copy_target(res, cfg->target);  /* a set-up may grow a file made for the run */
 	int agreed = mpi_run_agree(rc, err, errlen);  /* a set-up that failed on any rank */
 	if (agreed) {
 		if (!rc && emu->teardown)

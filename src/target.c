@@ -556,6 +556,38 @@ static int open_file(struct target *t, const struct target_open_args *a,
 	return 0;
 }
 
+int target_grow(struct target *t, uint64_t size, uint64_t seed, volatile sig_atomic_t *stop,
+		char *err, size_t errlen)
+{
+	/* a stream of its own: the new bytes repeat none of the first layout's */
+	struct target_open_args a = { .path = t->path, .size = size, .write = true,
+				      .direct = t->direct, .seed = seed ^ (t->size * 0x9e3779b97f4a7c15ULL),
+				      .stop = stop };
+	uint64_t from = t->size, bytes = t->layout_bytes;
+	double s = t->layout_s;
+
+	if (t->kind != TARGET_FILE || !t->size_default) {
+		snprintf(err, errlen, "'%s' was not made by this run at the default size: not grown",
+			 t->path);
+		return -EINVAL;
+	}
+	if (t->direct)
+		size += (t->lbs - size % t->lbs) % t->lbs;
+	if (size <= from)
+		return 0;
+	t->size = size;
+	int rc = check_room(t, from, err, errlen) ? -ENOSPC : layout(t, &a, from, err, errlen);
+	if (rc) {
+		t->size = from;
+		t->layout_bytes = bytes;
+		t->layout_s = s;
+		return rc;
+	}
+	t->layout_bytes += bytes;
+	t->layout_s += s;
+	return 0;
+}
+
 /* Size and block sizes from the device itself; args->size may cap the range. */
 static int block_geometry(struct target *t, const struct target_open_args *a,
 			  char *err, size_t errlen)
@@ -664,6 +696,7 @@ static int stat_or_create(struct target *t, const struct target_open_args *a,
 	}
 	close(fd);
 	t->created = true;
+	t->size_default = a->size_default;
 	return 0;
 }
 

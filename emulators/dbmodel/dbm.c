@@ -355,6 +355,12 @@ int dbm_start(struct dbm *db, struct emu_run *run, const char *what, char *err, 
 	uint64_t need;
 	if (ckd_mul_u64(db->pages, db->page_size, &need) || ckd_add_u64(need, db->data_off, &need))
 		need = UINT64_MAX;      /* more than any target holds: the message below says so */
+	/* a file made for this run at the default 1G: laid out on to what it needs */
+	if (t->size < need && t->size_default && need != UINT64_MAX) {
+		int rc = target_grow(run->target, need, run->seed, run->stop, err, errlen);
+		if (rc && rc != -ENOSPC)
+			return rc;      /* no room: said below as the tables' need */
+	}
 	if (t->size < need) {
 		snprintf(err, errlen, "--size: '%s' has %llu MiB; the tables (%s) and the log "
 			 "(--log-size) need %llu MiB", t->path, (unsigned long long)(t->size / MIB),

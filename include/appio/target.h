@@ -43,6 +43,8 @@ struct target {
 	int rotational;         /* 1, 0, or -1 if unknown */
 	char scheduler[32];     /* active I/O scheduler, "" if unknown */
 	bool created;           /* the file did not exist before this run */
+	bool size_default;      /* created at the default size, none asked for: an
+				   emulator whose layout needs more may grow it */
 	double layout_s;        /* seconds spent laying the file out (0 if none) */
 	uint64_t layout_bytes;  /* bytes written to lay it out */
 };
@@ -54,6 +56,7 @@ struct target_open_args {
 	bool direct;            /* open with O_DIRECT */
 	bool force;             /* allow writing to a device that looks in use */
 	bool create;            /* a missing regular file may be created (needs size > 0) */
+	bool size_default;      /* @size is the new-file default, not the user's */
 	uint64_t seed;          /* for the random data of the layout */
 	volatile sig_atomic_t *stop;    /* nonzero (Ctrl-C): the layout gives up within a
 					   chunk and target_open() returns -EINTR; may be NULL */
@@ -73,6 +76,15 @@ struct target_open_args {
  * created is removed.
  */
 int target_open(struct target *t, const struct target_open_args *args,
+		char *err, size_t errlen);
+
+/*
+ * Grow a file this run created at the default size (t->size_default) to
+ * @size bytes, laid out as target_open() lays out a new file; t->size,
+ * layout_bytes and layout_s follow. -ENOSPC when its file system has not
+ * the room, -EINVAL for any other target (@err says why).
+ */
+int target_grow(struct target *t, uint64_t size, uint64_t seed, volatile sig_atomic_t *stop,
 		char *err, size_t errlen);
 
 /* Close the descriptor (if any). Safe on a target that failed to open. */

@@ -22,6 +22,14 @@ one_line_error "too small: one line"
 truncate -s 32M own.dat
 "$APPIO" run oltp --target own.dat --tables 4 --table-size 100000 >/dev/null 2>&1
 [ -e own.dat ] && ok "... a file that was there before stays" || not_ok "... a file that was there before stays"
+# PostgreSQL's WAL alone is 1 GiB (max_wal_size): the default new file is laid out on
+check "a new file, no --size: laid out on to what the tables and the WAL need" \
+	"$APPIO" run oltp --target new.dat --engine-model postgres --tables 1 --table-size 1000 \
+	--time 1 --json new.json
+jq_check "... more than the default 1 GiB, all of it laid out, the file that size" new.json \
+	".target.size > 1073741824 and .target.layout_bytes == .target.size and
+	 .target.size == $(stat -c %s new.dat 2>/dev/null || echo 0)"
+rm -f new.dat
 expect_exit 2 "an unknown engine model is refused" -- "$APPIO" run oltp --target f.dat --engine-model oracle
 expect_exit 2 "--flush-log-at-commit 3 is refused" -- "$APPIO" run oltp --target f.dat --flush-log-at-commit 3
 expect_exit 2 "--range-size beyond the table is refused" -- \
