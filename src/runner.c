@@ -479,10 +479,9 @@ int runner_run(const struct run_config *cfg, struct result *res, char *err, size
 
 	if (emu->run_priv_size)
 		er.priv = xaligned(64, emu->run_priv_size);
-	copy_target(res, cfg->target);
 	if (emu->setup)
 		rc = emu->setup(&er, err, errlen);
-	copy_target(res, cfg->target);  /* a set-up may grow a file made for the run */
+	copy_target(res, cfg->target);  /* after: a set-up may grow a file made for the run */
 	int agreed = mpi_run_agree(rc, err, errlen);  /* a set-up that failed on any rank */
 	if (agreed) {
 		if (!rc && emu->teardown)
