@@ -9,16 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "appio/emulator.h"
 #include "dbm_cpu.h"
 
 const char *const dbm_burn_names[] = { "work", "time", NULL };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 uint64_t dbm_thread_cpu_ns(void)
 {
@@ -90,9 +84,9 @@ uint64_t dbm_cpus_take(struct dbm_cpus *c)
 		uint32_t v = atomic_load(word);
 		uint32_t ahead = t - atomic_load(&c->served);
 		if ((int32_t)(ahead - c->n) < 0)
-			return from ? mono_ns() - from + 1 : 0;
+			return from ? emu_now() - from + 1 : 0;
 		if (!from)
-			from = mono_ns();
+			from = emu_now();
 		if (ahead == c->n)
 			sched_yield();  /* next in line: on the CPU when one frees */
 		else
