@@ -420,7 +420,7 @@ static int oltp_setup(struct emu_run *run, char *err, size_t errlen)
 			 (unsigned long long)o->mix.range_size, (unsigned long long)o->table_size);
 		return -EINVAL;
 	}
-	if ((rc = dbm_warmup_check(o->warmup_txns, o->warmup_points, err, errlen)) != 0)
+	if ((rc = dbm_warmup_check(o->warmup_txns, o->warmup_points, run->npoints, err, errlen)) != 0)
 		return rc;
 	if (o->tables * o->table_size > MAX_ROWS) {
 		snprintf(err, errlen, "--tables x --table-size: %llu rows, more than the %llu the model tracks",

@@ -196,7 +196,7 @@ static int tpcc_setup(struct emu_run *run, char *err, size_t errlen)
 		rc = -EINVAL;
 	}
 	if (!rc)
-		rc = dbm_warmup_check(o->warmup_txns, o->warmup_points, err, errlen);
+		rc = dbm_warmup_check(o->warmup_txns, o->warmup_points, run->npoints, err, errlen);
 	if (rc)
 		return rc;
 	r->warmup_points = o->warmup_points;

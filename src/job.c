@@ -198,6 +198,11 @@ static int resolve(struct job *j, char *err, size_t errlen)
 		return fail(err, errlen, "--slo-search: '%s' cannot run at a set rate; --slo-search "
 			    "applies to the block-level profiles and the transactional emulators oltp, "
 			    "tpcc, nosql, cache and the file-system ones", j->emu->name);
+	/* each of their runs sets the model up afresh for a point of its own */
+	if ((j->ro.steady_state || j->ro.slo_search) && opt_given(&j->tabs[1], "warmup-points"))
+		return fail(err, errlen, "--warmup-points: not with --%s, whose runs each start a fresh "
+			    "model at one point (they warm it with --ramp)",
+			    j->ro.steady_state ? "steady-state" : "slo-search");
 	if (!job_given(j, "seed") &&
 	    getrandom(&j->ro.seed, sizeof(j->ro.seed), 0) != sizeof(j->ro.seed))
 		j->ro.seed = (uint64_t)time(NULL);

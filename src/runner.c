@@ -472,7 +472,7 @@ int runner_run(const struct run_config *cfg, struct result *res, char *err, size
 		.ops = emu, .opts = cfg->emu_opts, .target = cfg->target,
 		.target_spec = cfg->target_spec, .seed = cfg->seed,
 		.preset = cfg->preset, .max_io = 64 * 1024, .writes = emu->flags & EMU_WRITES,
-		.force = cfg->force, .rate = cfg->rate, .time_ns = cfg->time_ns,
+		.force = cfg->force, .rate = cfg->rate, .time_ns = cfg->time_ns, .npoints = cfg->npoints,
 		.result = res, .stop = cfg->interrupted ? cfg->interrupted : &(volatile sig_atomic_t){ 0 },
 	};
 	int rc = 0;

@@ -502,8 +502,14 @@ uint64_t dbm_warmup_events(uint64_t txns, uint64_t points, unsigned idx)
 	return n ? n : 1;       /* 0 would hand the point back to --time */
 }
 
-int dbm_warmup_check(uint64_t txns, uint64_t points, char *err, size_t errlen)
+int dbm_warmup_check(uint64_t txns, uint64_t points, unsigned npoints, char *err, size_t errlen)
 {
+	if (points && points >= npoints) {
+		snprintf(err, errlen, "--warmup-points: %llu warm-up point(s) leave none of the run's %u "
+			 "to measure (expected fewer than the points --threads and --qd make)",
+			 (unsigned long long)points, npoints);
+		return -EINVAL;
+	}
 	if (!txns || points)
 		return 0;
 	snprintf(err, errlen, "--warmup-txns: %llu transactions but no --warmup-points to run them "

@@ -367,8 +367,12 @@ void dbm_info(const struct dbm *db, const struct dbm_opts *o, struct emu_run *ru
  */
 uint64_t dbm_warmup_events(uint64_t txns, uint64_t points, unsigned idx);
 
-/* --warmup-txns needs warm-up points to bound: 0, or -EINVAL with one line in @err. */
-int dbm_warmup_check(uint64_t txns, uint64_t points, char *err, size_t errlen);
+/*
+ * --warmup-points must leave a point of the run's @npoints to measure, and
+ * --warmup-txns needs warm-up points to bound: 0, or -EINVAL with one line
+ * in @err.
+ */
+int dbm_warmup_check(uint64_t txns, uint64_t points, unsigned npoints, char *err, size_t errlen);
 
 #define DBM_WARMUP_TXNS_HELP                                                                   \
 	"the --warmup-points end after N transactions in all (shared evenly among them) "      \

@@ -163,6 +163,8 @@ struct emu_run {
 	uint64_t expect_ns;     /* set by setup(), optional: how long a point will last when
 				   it ends before --time (a trace's span), for the progress line */
 	uint64_t time_ns;       /* --time: a point's measured time (0: no limit) */
+	unsigned npoints;       /* the points this run will sweep, for setup() to refuse
+				   options that count them */
 	uint64_t rate;          /* --rate: units of work (or I/Os) a second the core starts, 0:
 				   closed loop; for setup() to refuse what cannot run open loop */
 	bool force;             /* the run's --force, for emulators that open more targets

@@ -53,6 +53,17 @@ expect_exit 2 "--warmup-txns without --warmup-points" -- "$APPIO" run oltp --tar
 	--size 256M --table-size 2000 --warmup-txns 100 --time 1
 grep -q "^appio: --warmup-txns: 100 transactions but no --warmup-points" "$T/stderr" &&
 	ok "  in one line naming both options" || not_ok "  in one line: $(cat "$T/stderr")"
+expect_exit 2 "tpcc --warmup-points as many as the points: nothing left to measure" -- \
+	"$APPIO" run tpcc --target o.dat --size 256M --threads 2,4 --warmup-points 2 --time 1
+grep -q "^appio: --warmup-points: 2 warm-up point(s) leave none of the run's 2 to measure" "$T/stderr" &&
+	ok "  in one line naming the option and the points" || not_ok "  in one line: $(cat "$T/stderr")"
+for mode in steady-state "slo-search 2 --slo p99=10ms"; do
+	# shellcheck disable=SC2086 # the mode is two options in one word list
+	expect_exit 2 "oltp --warmup-points with --${mode%% *}" -- "$APPIO" run oltp --target o.dat \
+		--size 256M --table-size 2000 --threads 2,2 --warmup-points 1 --time 1 --$mode
+	grep -q "^appio: --warmup-points: not with --${mode%% *}, whose runs each start a fresh model" \
+		"$T/stderr" && ok "  in one line naming both options" || not_ok "  in one line: $(cat "$T/stderr")"
+done
 
 expect_exit 2 "a profile of bare I/Os refuses --events" -- "$APPIO" run 4k-randread --target o.dat --events 10
 grep -q "^appio: --events: '4k-randread' issues I/Os, not units of work; use --time" "$T/stderr" &&
