@@ -131,10 +131,12 @@ golden() {
 }
 
 # analyze KIND: fresh statistics of every table, so the optimizer's plans are
-# the ones a loaded database gets. Neither sysbench-tpcc nor 'appio db prepare'
-# analyzes, and MariaDB may keep the statistics of a table taken while it was
-# being loaded: with 1 warehouse its Stock-Level and Order-Status plans then
-# read ~10,000 pages a transaction (40 times as many) and TPS fell 20-fold.
+# the ones a loaded database gets. sysbench-tpcc does not analyze ('appio db
+# prepare' does since 8 December 2026, --analyze), and MariaDB may keep the
+# statistics of a table taken while it was being loaded: with 1 warehouse its
+# Stock-Level and Order-Status plans then read ~10,000 pages a transaction
+# (40 times as many) and TPS fell 20-fold. Done on every start, so that a
+# data folder prepared otherwise is measured alike.
 # PostgreSQL's tables are vacuumed too, as its autovacuum does to freshly
 # loaded tables within a minute: left to it, that first pass (every page read,
 # hint bits and the visibility map written) fell inside the measured points.

@@ -135,6 +135,8 @@ struct db_dialect {
 	const char *index_hint;         /* printf format naming an index ("FORCE INDEX (%s)"), or NULL */
 	const char *isolation;          /* printf format taking "REPEATABLE READ"...; NULL: none */
 	const char *run_session;        /* a statement for each run connection, or NULL */
+	const char *analyze;            /* printf format taking a table's name: refresh the
+					   optimizer's statistics of a freshly loaded table */
 	bool fk;                        /* ALTER TABLE ... ADD CONSTRAINT ... FOREIGN KEY works */
 };
 

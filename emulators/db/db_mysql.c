@@ -403,6 +403,7 @@ static const struct db_dialect my_dialect = {
 	.index_hint = "FORCE INDEX (%s)",
 	.isolation = "SET SESSION TRANSACTION ISOLATION LEVEL %s",
 	.run_session = "SET FOREIGN_KEY_CHECKS=0",
+	.analyze = "ANALYZE TABLE %s",
 	.fk = true,
 };
 

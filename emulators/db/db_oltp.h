@@ -33,6 +33,7 @@ struct db_opts {
 	uint64_t tables, table_size;
 	uint64_t scale;                 /* tpcc: warehouses per table set */
 	bool use_fk;                    /* tpcc: foreign keys */
+	bool analyze;                   /* prepare: refresh the tables' statistics after the load */
 	int trx_level;                  /* tpcc: index into db_trx_level_names */
 	int percentile;                 /* index into db_percentile_names */
 	struct db_mix mix;              /* the statement mix, as the oltp emulator's */

@@ -38,6 +38,10 @@ const struct opt_def db_opt_table[] = {
 	{ "scale", OPT_UINT, OFF(scale), "1", "tpcc: warehouses in each table set", .min = 1,
 	  .max = 32767 },
 	{ "use-fk", OPT_BOOL, OFF(use_fk), "on", "tpcc: foreign keys between the tables" },
+	{ "analyze", OPT_BOOL, OFF(analyze), "on",
+	  "prepare: after the load, refresh each table's optimizer statistics (MariaDB/MySQL ANALYZE "
+	  "TABLE, PostgreSQL VACUUM ANALYZE, SQLite ANALYZE), as the server would on its own some time "
+	  "after a load; off: leave the load's own, as sysbench does" },
 	{ "trx-level", OPT_ENUM, OFF(trx_level), "RR", "tpcc: transaction isolation level",
 	  db_trx_level_names },
 	DB_MIX_OPTS(OFF(mix)),

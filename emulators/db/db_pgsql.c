@@ -388,6 +388,7 @@ static const struct db_dialect pg_dialect = {
 	.for_update = " FOR UPDATE",
 	.join_hint = ",",
 	.isolation = "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL %s",
+	.analyze = "VACUUM ANALYZE %s",  /* autovacuum's first pass over a new table too */
 	.fk = true,
 };
 

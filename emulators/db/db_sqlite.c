@@ -333,6 +333,7 @@ static const struct db_dialect lite_dialect = {
 	.table_opts = "",
 	.for_update = "",
 	.join_hint = "CROSS JOIN",      /* SQLite's way to keep orders before order_line */
+	.analyze = "ANALYZE %s",
 };
 
 const struct db_driver db_sqlite_driver = {

@@ -1,5 +1,5 @@
 # db-lib.sh - sourced (after lib.sh) by the tests of 'appio db' on real
-# servers (t0650 and t1060): whether a server is installed, one value
+# servers (t0610, t0650 and t1060): whether a server is installed, one value
 # through the server's own client, a throwaway server started for the test,
 # and the server lost in the middle of a run. The caller sets KIND (mariadb
 # or postgres); db_start_server sets SRV (its folder), C (appio's
@@ -19,6 +19,21 @@ sql() {
 	case $KIND in
 	mariadb) mariadb --no-defaults --socket="$SRV/mysqld.sock" -uappio appio -N -e "$1" 2>/dev/null ;;
 	postgres) psql -X -h "$SRV" -p "$(cat "$SRV/port")" -U appio appio -tAc "$1" 2>/dev/null ;;
+	esac
+}
+
+# analyzed TABLE ROWS: the table's statistics were refreshed after its load,
+# as 'appio db prepare' does: MariaDB's persistent statistics (what a
+# restarted server plans with) count at least ROWS rows, where a table
+# loaded just now has 0 until the server's background thread gets to it;
+# PostgreSQL's table was vacuumed and analyzed by a command, not left to
+# autovacuum
+analyzed() {
+	case $KIND in
+	mariadb) [ "$(sql "SELECT n_rows FROM mysql.innodb_table_stats WHERE database_name = 'appio'
+		AND table_name = '$1'")" -ge "$2" ] 2>/dev/null ;;
+	postgres) [ "$(sql "SELECT count(*) FROM pg_stat_user_tables WHERE relname = '$1'
+		AND last_vacuum IS NOT NULL AND last_analyze IS NOT NULL")" = 1 ] ;;
 	esac
 }
 

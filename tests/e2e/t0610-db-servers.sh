@@ -5,15 +5,9 @@
 # during a run (with and without --reconnect), a wrong password and a stopped
 # server (one line, exit 2); two servers started at once on one port.
 . tests/e2e/lib.sh
+. tests/e2e/db-lib.sh
 ROOT=$PWD
 DBA=(--tables 2 --table-size 1000)
-
-have_server() {
-	case $1 in
-	mariadb) command -v mariadbd >/dev/null || command -v mysqld >/dev/null ;;
-	postgres) ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null ;;
-	esac
-}
 
 # sysbench_args: appio connection options -> SysBench's
 . "$ROOT/scripts/sysbench-args.sh"
@@ -70,7 +64,7 @@ lost_connection() {
 
 suite() {
 	KIND=$1
-	if ! have_server "$KIND"; then
+	if ! db_have_server "$KIND"; then
 		skip "$KIND tests" "no $KIND server installed"
 		return
 	fi
@@ -94,6 +88,8 @@ suite() {
 		"$APPIO" db prepare oltp_read_write "${C[@]}" "${DBA[@]}" --threads 2
 	[ "$(count sbtest1)" = 1000 ] && [ "$(count sbtest2)" = 1000 ] &&
 		ok "$KIND: each table has 1000 rows" || not_ok "$KIND: rows $(count sbtest1), $(count sbtest2)"
+	analyzed sbtest1 500 && analyzed sbtest2 500 &&
+		ok "$KIND: prepare analyzed the tables" || not_ok "$KIND: the tables' statistics are the load's"
 
 	expect_exit 0 "$KIND: run oltp_read_write at 1 and 2 threads" -- \
 		"$APPIO" db run oltp_read_write "${C[@]}" "${DBA[@]}" --threads 1,2 --time 2 --json "$T/$KIND.json"
@@ -179,5 +175,5 @@ race_start() {
 
 suite mariadb
 suite postgres
-have_server mariadb && race_start mariadb
+db_have_server mariadb && race_start mariadb
 finish
