@@ -158,21 +158,26 @@ static int analyze(const struct emu_action_args *a, double *secs, char *err, siz
 		return rc == -EINVAL ? -EIO : rc;       /* it answered the load a moment ago */
 	if (a->progress)
 		a->progress("prepare: analyzing the tables (--analyze off skips it)");
+	struct db_tpcc_watch wt;        /* Ctrl-C cancels a long VACUUM on the server */
+	db_tpcc_watch_begin(&wt, c, a->stop);
 	for (uint64_t t = 1; t <= o->tables && !rc; t++) {
 		for (unsigned i = 0; i < (tpcc ? TPCC_NTABLES : 1) && !rc; i++) {
 			snprintf(table, sizeof(table), "%s%llu", tpcc ? db_tpcc_tables[i] : "sbtest",
 				 (unsigned long long)t);
 			snprintf(sql, sizeof(sql), fmt, table);
+			if (!*a->stop && !c->drv->exec(c, sql))
+				continue;
 			if (*a->stop) {
 				snprintf(err, errlen, "interrupted while analyzing %s; the tables are "
 					 "loaded, their statistics as the load left them", table);
 				rc = -EINTR;
-			} else if (c->drv->exec(c, sql)) {
+			} else {
 				snprintf(err, errlen, "analyzing %s: %s", table, db_errmsg(c));
 				rc = -EIO;
 			}
 		}
 	}
+	db_tpcc_watch_end(&wt);
 	c->drv->disconnect(c);
 	*secs = (double)(emu_now() - t0) / 1e9;
 	return rc;
