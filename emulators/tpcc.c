@@ -149,8 +149,8 @@ static const struct tpcc_costs pg_costs = {
  * 3.2 made Stock-Level's mean 1.3-2.6x the server's on every measurement
  * since, at 2 threads and at 8; the statement cost raised by what that
  * takes off (the rows of sysbench-tpcc's mix, 26.7 a transaction over its
- * 28.5 statements), so that a transaction costs the same CPU. PostgreSQL's p-w1-fit: its row cost from the
- * fit; its backends' CPU the harness does not see, and the whole machine's
+ * 28.5 statements), so that a transaction costs the same CPU.
+ * PostgreSQL's p-w1-fit: its row cost from the fit; its backends' CPU the harness does not see, and the whole machine's
  * (564 us a statement) held other work, so the statement cost is the one
  * between 36 us (TPS 1.2-1.8x the server's) and 368 (0.34-0.51x, all the
  * statement's wall time but the round trip) that brings its two points'

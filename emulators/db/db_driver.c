@@ -4,9 +4,11 @@
  */
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "db_driver.h"
 
@@ -98,4 +100,35 @@ int64_t db_result_int(const struct db_result *r, unsigned col)
 double db_result_double(const struct db_result *r, unsigned col)
 {
 	return strtod(db_result_str(r, col), NULL);
+}
+
+static void *watch_main(void *arg)
+{
+	struct db_watch *wt = arg;
+
+	db_block_signals();
+	while (!atomic_load(&wt->end)) {
+		if (*wt->stop) {
+			wt->c->drv->cancel(wt->c);
+			break;
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = 20000000 }, NULL);
+	}
+	return NULL;
+}
+
+void db_watch_begin(struct db_watch *wt, struct db_conn *c, volatile sig_atomic_t *stop)
+{
+	*wt = (struct db_watch){ .c = c, .stop = stop };
+	atomic_init(&wt->end, false);
+	wt->started = stop && c->drv->cancel && !pthread_create(&wt->tid, NULL, watch_main, wt);
+}
+
+void db_watch_end(struct db_watch *wt)
+{
+	if (!wt->started)
+		return;
+	atomic_store(&wt->end, true);
+	pthread_join(wt->tid, NULL);
+	wt->started = false;
 }

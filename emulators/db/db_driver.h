@@ -27,6 +27,9 @@
 #define APPIO_DB_DRIVER_H
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -280,5 +283,22 @@ unsigned db_number_placeholders(const char *sql, char *out, size_t outlen);
  * call in the middle of a round trip. For loader and worker threads.
  */
 void db_block_signals(void);
+
+/*
+ * A thread that cancels the statement running on @c (its driver's cancel())
+ * once *@stop is set, so Ctrl-C also ends a statement of the main thread
+ * that waits on the server (the probe of the tables before tpcc's checks,
+ * a prepare's VACUUM). db_watch_end() stops the thread; @c must live until
+ * then. If the thread cannot start, nothing is watched.
+ */
+struct db_watch {
+	pthread_t tid;
+	struct db_conn *c;
+	volatile sig_atomic_t *stop;
+	atomic_bool end;
+	bool started;
+};
+void db_watch_begin(struct db_watch *wt, struct db_conn *c, volatile sig_atomic_t *stop);
+void db_watch_end(struct db_watch *wt);
 
 #endif

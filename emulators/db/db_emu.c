@@ -158,8 +158,8 @@ static int analyze(const struct emu_action_args *a, double *secs, char *err, siz
 		return rc == -EINVAL ? -EIO : rc;       /* it answered the load a moment ago */
 	if (a->progress)
 		a->progress("prepare: analyzing the tables (--analyze off skips it)");
-	struct db_tpcc_watch wt;        /* Ctrl-C cancels a long VACUUM on the server */
-	db_tpcc_watch_begin(&wt, c, a->stop);
+	struct db_watch wt;        /* Ctrl-C cancels a long VACUUM on the server */
+	db_watch_begin(&wt, c, a->stop);
 	for (uint64_t t = 1; t <= o->tables && !rc; t++) {
 		for (unsigned i = 0; i < (tpcc ? TPCC_NTABLES : 1) && !rc; i++) {
 			snprintf(table, sizeof(table), "%s%llu", tpcc ? db_tpcc_tables[i] : "sbtest",
@@ -177,7 +177,7 @@ static int analyze(const struct emu_action_args *a, double *secs, char *err, siz
 			}
 		}
 	}
-	db_tpcc_watch_end(&wt);
+	db_watch_end(&wt);
 	c->drv->disconnect(c);
 	*secs = (double)(emu_now() - t0) / 1e9;
 	return rc;
@@ -315,10 +315,10 @@ static int check(const struct emu_action_args *a, struct emu_action_out *out, ch
 			 o->workload);
 		rc = -EINVAL;
 	} else {
-		struct db_tpcc_watch wt;
-		db_tpcc_watch_begin(&wt, c, a->stop);
+		struct db_watch wt;
+		db_watch_begin(&wt, c, a->stop);
 		rc = db_tpcc_probe(o, c, true, err, errlen);
-		db_tpcc_watch_end(&wt);
+		db_watch_end(&wt);
 		if (rc && a->stop && *a->stop) {
 			snprintf(err, errlen, "interrupted");   /* the probe cancelled at Ctrl-C */
 			rc = -EINTR;

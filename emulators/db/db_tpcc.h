@@ -17,9 +17,7 @@
 #ifndef APPIO_DB_TPCC_H
 #define APPIO_DB_TPCC_H
 
-#include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "db_oltp.h"
@@ -107,21 +105,5 @@ int db_tpcc_connect(const struct db_opts *o, bool create, struct db_conn **c,
 int db_tpcc_check(const struct db_opts *o, unsigned threads, volatile sig_atomic_t *stop,
 		  char *report, size_t len, unsigned *failed, char *err, size_t errlen);
 
-/*
- * A thread that cancels the statement running on @c (its driver's cancel())
- * once *@stop is set, so Ctrl-C also ends a statement of the main thread
- * (the probe of the tables before the checks) that waits on the server.
- * db_tpcc_watch_end() stops the thread; @c must live until then. If the
- * thread cannot start, nothing is watched.
- */
-struct db_tpcc_watch {
-	pthread_t tid;
-	struct db_conn *c;
-	volatile sig_atomic_t *stop;
-	atomic_bool end;
-	bool started;
-};
-void db_tpcc_watch_begin(struct db_tpcc_watch *wt, struct db_conn *c, volatile sig_atomic_t *stop);
-void db_tpcc_watch_end(struct db_tpcc_watch *wt);
 
 #endif

@@ -247,34 +247,3 @@ int db_tpcc_check(const struct db_opts *o, unsigned threads, volatile sig_atomic
 	free(k);
 	return rc;
 }
-
-static void *watch_main(void *arg)
-{
-	struct db_tpcc_watch *wt = arg;
-
-	db_block_signals();
-	while (!atomic_load(&wt->end)) {
-		if (*wt->stop) {
-			wt->c->drv->cancel(wt->c);
-			break;
-		}
-		nanosleep(&(struct timespec){ .tv_nsec = 20000000 }, NULL);
-	}
-	return NULL;
-}
-
-void db_tpcc_watch_begin(struct db_tpcc_watch *wt, struct db_conn *c, volatile sig_atomic_t *stop)
-{
-	*wt = (struct db_tpcc_watch){ .c = c, .stop = stop };
-	atomic_init(&wt->end, false);
-	wt->started = stop && c->drv->cancel && !pthread_create(&wt->tid, NULL, watch_main, wt);
-}
-
-void db_tpcc_watch_end(struct db_tpcc_watch *wt)
-{
-	if (!wt->started)
-		return;
-	atomic_store(&wt->end, true);
-	pthread_join(wt->tid, NULL);
-	wt->started = false;
-}
